@@ -1,0 +1,62 @@
+"""The application factory: config, database, API, blueprints, hooks and CLI, in that order."""
+import logging
+
+from flask import Flask
+
+from app import cli
+from app.api import register_blueprints
+from app.config import load_settings
+from app.db import db, default_sqlite_url, make_database
+from app.http import hooks
+from app.http.ratelimit import limiter
+from app.http.smorest import Api
+
+API_DESCRIPTION = """Vehicle-part compatibilities (fitment), fashion size charts, and the conventions
+shared by every endpoint: JSON bodies, JSONP with `callback`, the error object
+`{message, error, status, cause}`, `attributes` reduction, OPTIONS self-description and
+`limit`/`offset` pagination. Send `Authorization: Bearer <token>`; get a token from
+`POST /oauth/token`."""
+
+
+def create_app(config=None):
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.update(load_settings(overrides=config))
+    app.config.update(
+        API_TITLE="Marketplace listings API",
+        API_VERSION="1.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        RATELIMIT_HEADERS_ENABLED=True,
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+    _configure_logging(app)
+
+    db.initialize(make_database(app.config["DATABASE_URL"] or default_sqlite_url(app.instance_path),
+                                app.config))
+
+    api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
+    limiter.init_app(app)
+    register_blueprints(api)
+    hooks.init_app(app)
+    cli.init_app(app)
+    return app
+
+
+def _configure_logging(app):
+    from app.http.request_id import RequestIdFilter
+
+    logger = logging.getLogger("app")
+    if not any(isinstance(f, RequestIdFilter) for f in logger.filters):
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter(
+            "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"))
+        handler.addFilter(RequestIdFilter())
+        logger.addHandler(handler)
+        logger.addFilter(RequestIdFilter())
+        logger.propagate = False
+    logger.setLevel(app.config["LOG_LEVEL"])

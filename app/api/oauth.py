@@ -1,0 +1,24 @@
+"""POST /oauth/token: client_credentials, authorization_code and refresh_token grants."""
+from flask import current_app
+from flask.views import MethodView
+
+from app.http.smorest import Blueprint
+from app.services import auth
+from schemas.oauth import TokenRequestSchema, TokenSchema
+
+blp = Blueprint("oauth", __name__, description="Access tokens")
+
+
+@blp.route("/oauth/token")
+class Token(MethodView):
+    @blp.auth("public")
+    @blp.errors(400, 401)
+    @blp.arguments(TokenRequestSchema, location="query", as_kwargs=False, arg_name="query")
+    @blp.arguments(TokenRequestSchema, location="json_or_form", arg_name="body")
+    @blp.response(200, TokenSchema)
+    def post(self, query, body):
+        """Exchange a grant for an access token and a single-use refresh token
+
+        Parameters may come as a form body, a JSON body or the query string.
+        """
+        return auth.exchange({**query, **body}, current_app.config)

@@ -1,0 +1,43 @@
+"""Settings read from the environment, with defaults that run the demo on one machine."""
+import os
+
+# Every setting an operator may change, with its default; the value's type decides how the
+# environment string is read, so no setting needs a code edit.
+DEFAULTS = {
+    "DATABASE_URL": "",  # empty: a SQLite file in the instance folder
+    "SQLITE_BUSY_TIMEOUT_MS": 10000,
+    "DB_MAX_CONNECTIONS": 8,
+    "DB_STALE_TIMEOUT_S": 300,
+    "ACCESS_TOKEN_TTL_S": 21600,
+    "REFRESH_TOKEN_TTL_S": 15552000,  # 180 days
+    "AUTHORIZATION_CODE_TTL_S": 600,
+    "MAX_CONTENT_LENGTH": 1024 * 1024,
+    "COMPAT_MAX_PRODUCTS_PER_REQUEST": 200,
+    "COMPAT_MAX_FAMILIES_PER_REQUEST": 10,
+    "COMPAT_MAX_PER_ITEM": 10000,
+    "SUMMARY_MAX_ITEMS": 100,
+    "REPUTATION_RED_CLAIMS": 3,
+    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_COMPAT_WRITES": "100 per minute",
+    "LOG_LEVEL": "INFO",
+}
+
+
+def _coerce(default, raw):
+    if isinstance(default, bool):
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    if isinstance(default, int):
+        return int(raw)
+    return raw
+
+
+def load_settings(environ=None, overrides=None):
+    """Defaults, then the environment, then explicit overrides (tests, tools)."""
+    environ = os.environ if environ is None else environ
+    settings = {}
+    for key, default in DEFAULTS.items():
+        raw = environ.get(key)
+        settings[key] = default if raw is None else _coerce(default, raw)
+    settings.update(overrides or {})
+    return settings

@@ -1,0 +1,1 @@
+"""The conventions shared by every endpoint, installed once on the app."""

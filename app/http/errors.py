@@ -1,0 +1,119 @@
+"""One error path: every failure becomes the error object {message, error, status, cause}."""
+import logging
+
+from flask import g, jsonify
+from peewee import DoesNotExist, IntegrityError, InterfaceError, OperationalError
+from werkzeug.exceptions import HTTPException
+
+from app.services.errors import ApiError
+
+log = logging.getLogger("app.errors")
+
+# Codes for werkzeug's HTTP errors, by status.
+HTTP_ERROR_CODES = {
+    400: "bad_request", 401: "invalid_token", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 406: "not_acceptable", 409: "conflict",
+    413: "request_entity_too_large", 415: "unsupported_media_type", 429: "local_rate_limited",
+    500: "internal_error", 503: "service_unavailable",
+}
+
+# Marshmallow's default messages, mapped back to a stable code for `cause`.
+VALIDATION_CODES = {
+    "Missing data for required field.": "required",
+    "Unknown field.": "unknown_field",
+    "Field may not be null.": "null",
+    "Invalid JSON body.": "invalid_json",
+}
+
+
+def error_response(status, error, message, cause=(), headers=None):
+    response = jsonify({"message": message, "error": error, "status": status, "cause": list(cause)})
+    response.status_code = status
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _flatten(messages, path=()):
+    """webargs' nested {field: {index: [messages]}} as (dotted path, message) pairs."""
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            yield from _flatten(value, path + (str(key),))
+    elif isinstance(messages, (list, tuple)):
+        for value in messages:
+            if isinstance(value, (dict, list, tuple)):
+                yield from _flatten(value, path)
+            else:
+                yield ".".join(p for p in path if p != "_schema"), str(value)
+    else:
+        yield ".".join(p for p in path if p != "_schema"), str(messages)
+
+
+def validation_causes(messages):
+    causes = []
+    for location, errors in messages.items():
+        for field, message in _flatten(errors):
+            causes.append({"code": VALIDATION_CODES.get(message, "invalid"),
+                           "message": message, "field": field or location})
+    return causes
+
+
+def handle_api_error(exc):
+    return error_response(exc.status, exc.error, exc.message, exc.cause, exc.headers)
+
+
+def handle_http_exception(exc):
+    status = exc.code or 500
+    data = getattr(exc, "data", None) or {}
+    if "messages" in data:  # webargs validation failure
+        causes = validation_causes(data["messages"])
+        summary = "; ".join(f"{c['field']}: {c['message']}" for c in causes[:5])
+        return error_response(400, "validation_error", f"Invalid request. {summary}", causes)
+    headers = {}
+    # Keep what the status needs: Allow on 405, Retry-After on 429.
+    for name in ("Allow", "Retry-After", "WWW-Authenticate"):
+        value = exc.get_response().headers.get(name)
+        if value:
+            headers[name] = value
+    message = data.get("message") or exc.description or exc.name
+    if status == 429:
+        message = f"Too many requests: rate limit {exc.description} exceeded; retry later"
+        headers.setdefault("Retry-After", str(getattr(exc, "retry_after", 60) or 60))
+    if status == 413:
+        message = "Request body too large: the limit is 1 MiB"
+    return error_response(status, HTTP_ERROR_CODES.get(status, exc.name.lower().replace(" ", "_")),
+                          message, headers=headers)
+
+
+def handle_not_found(exc):
+    name = exc.__class__.__name__.replace("DoesNotExist", "") or "Resource"
+    return error_response(404, "not_found", f"{name} not found")
+
+
+def handle_integrity_error(exc):
+    log.warning("integrity error: %s", exc)
+    return error_response(409, "conflict", "The request conflicts with the current state "
+                          "of the resource; read it again and retry")
+
+
+def handle_database_unavailable(exc):
+    log.error("database unavailable: %s", exc)
+    return error_response(503, "service_unavailable",
+                          "The database is unavailable; retry later", headers={"Retry-After": "5"})
+
+
+def handle_unexpected(exc):
+    log.exception("unhandled error (request id %s)", g.get("request_id", "-"))
+    return error_response(500, "internal_error",
+                          f"Internal server error; quote request id {g.get('request_id', '-')} "
+                          "when reporting it")
+
+
+def init_app(app):
+    app.register_error_handler(ApiError, handle_api_error)
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(DoesNotExist, handle_not_found)
+    app.register_error_handler(IntegrityError, handle_integrity_error)
+    app.register_error_handler(OperationalError, handle_database_unavailable)
+    app.register_error_handler(InterfaceError, handle_database_unavailable)
+    app.register_error_handler(Exception, handle_unexpected)

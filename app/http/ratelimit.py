@@ -1,0 +1,25 @@
+"""Rate limits per token (per client address without one), counted in RATELIMIT_STORAGE_URI.
+
+With the default memory storage each gunicorn worker counts alone; point the setting at
+Redis (redis://host:6379) to share the counts across workers and hosts.
+"""
+import hashlib
+
+from flask import current_app, request
+from flask_limiter import Limiter
+
+from app.http.auth import bearer_token
+
+
+def rate_limit_key():
+    token = bearer_token()
+    if token:
+        return "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+    return "addr:" + (request.remote_addr or "-")
+
+
+limiter = Limiter(key_func=rate_limit_key, headers_enabled=True)
+
+# The compatibility writes and the family count share one budget per caller (decisions.md).
+compat_writes = limiter.shared_limit(
+    lambda: current_app.config["RATELIMIT_COMPAT_WRITES"], scope="compat_writes")

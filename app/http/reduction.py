@@ -1,0 +1,21 @@
+"""`attributes` reduction: keep only the named top-level fields of a successful JSON body."""
+import json
+
+from flask import request
+
+
+def reduce_fields(response):
+    names = request.args.get("attributes")
+    if not names or response.status_code >= 400 or not response.is_json:
+        return response
+    keep = {name.strip() for name in names.split(",") if name.strip()}
+    body = response.get_json(silent=True)
+    if isinstance(body, dict):
+        body = {k: v for k, v in body.items() if k in keep}
+    elif isinstance(body, list):
+        body = [{k: v for k, v in e.items() if k in keep} if isinstance(e, dict) else e
+                for e in body]
+    else:
+        return response
+    response.set_data(json.dumps(body, ensure_ascii=False))
+    return response

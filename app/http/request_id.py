@@ -1,0 +1,26 @@
+"""A request id on every request: taken from X-Request-Id when sane, echoed, and put in logs."""
+import logging
+import re
+import uuid
+
+from flask import g, has_request_context, request
+
+SAFE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
+
+
+def assign_request_id():
+    incoming = request.headers.get("X-Request-Id", "")
+    g.request_id = incoming if SAFE_REQUEST_ID.match(incoming) else uuid.uuid4().hex
+
+
+def echo_request_id(response):
+    response.headers["X-Request-Id"] = g.get("request_id", "-")
+    return response
+
+
+class RequestIdFilter(logging.Filter):
+    """Adds `request_id` to every log record, '-' outside a request."""
+
+    def filter(self, record):
+        record.request_id = g.get("request_id", "-") if has_request_context() else "-"
+        return True

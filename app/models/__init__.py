@@ -1,0 +1,29 @@
+"""All models, in the order their tables must be created."""
+from app.models.auth import AccessToken, Application, AuthorizationCode, RefreshToken, User
+from app.models.catalog import (
+                                Category,
+                                CategoryRule,
+                                CompatibilityDomain,
+                                CompatibilityRule,
+                                Domain,
+                                DomainDiscoveryTerm,
+                                Product,
+                                ProductAttribute,
+                                RestrictionAttribute,
+                                RestrictionValue,
+)
+from app.models.charts import Chart, ChartDomain, ChartFilterValue, ChartRow, TechnicalSpec
+from app.models.common import Currency, Site
+from app.models.compatibilities import Compatibility
+from app.models.items import CompatibilityException, Item, Suggestion
+from app.models.orders import Claim, Order
+
+ALL_MODELS = [
+    Currency, Site, User, Application, AccessToken, RefreshToken, AuthorizationCode,
+    Domain, Category, CompatibilityDomain, CompatibilityRule, CategoryRule,
+    RestrictionAttribute, RestrictionValue, Product, ProductAttribute, DomainDiscoveryTerm,
+    Item, Suggestion, CompatibilityException, Compatibility, Order, Claim,
+    ChartDomain, TechnicalSpec, Chart, ChartRow, ChartFilterValue,
+]
+
+__all__ = [m.__name__ for m in ALL_MODELS] + ["ALL_MODELS"]

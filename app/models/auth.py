@@ -1,0 +1,51 @@
+"""Users, registered applications and the hashed tokens and codes that authenticate them."""
+from peewee import BigIntegerField, BooleanField, CharField, ForeignKeyField
+
+from app.models.base import BaseModel, DateTimeField, utcnow
+from app.models.common import Site
+
+
+class User(BaseModel):
+    id = BigIntegerField(primary_key=True)
+    nickname = CharField(max_length=100)
+    site = ForeignKeyField(Site, null=True, on_delete="SET NULL")
+
+
+class Application(BaseModel):
+    client_id = CharField(primary_key=True, max_length=64)
+    secret_hash = CharField(max_length=64)
+    owner = ForeignKeyField(User, on_delete="CASCADE")
+    redirect_uri = CharField(max_length=500, null=True)
+
+
+class AccessToken(BaseModel):
+    """An access token, stored as the SHA-256 of its text; expires_at null never expires."""
+    token_hash = CharField(primary_key=True, max_length=64)
+    user = ForeignKeyField(User, on_delete="CASCADE", index=True)
+    application = ForeignKeyField(Application, null=True, on_delete="CASCADE")
+    scope = CharField(max_length=200, default="read write")
+    created_at = DateTimeField(default=utcnow)
+    expires_at = DateTimeField(null=True)
+    revoked = BooleanField(default=False)
+
+
+class RefreshToken(BaseModel):
+    """Single use: `used_at` is set when it is exchanged, and a used token is dead."""
+    token_hash = CharField(primary_key=True, max_length=64)
+    user = ForeignKeyField(User, on_delete="CASCADE")
+    application = ForeignKeyField(Application, on_delete="CASCADE")
+    scope = CharField(max_length=200, default="read write")
+    created_at = DateTimeField(default=utcnow)
+    expires_at = DateTimeField()
+    used_at = DateTimeField(null=True)
+    revoked = BooleanField(default=False)
+
+
+class AuthorizationCode(BaseModel):
+    """Issued by an operator command, standing in for the consent screen."""
+    code_hash = CharField(primary_key=True, max_length=64)
+    application = ForeignKeyField(Application, on_delete="CASCADE")
+    user = ForeignKeyField(User, on_delete="CASCADE")
+    redirect_uri = CharField(max_length=500, null=True)
+    expires_at = DateTimeField()
+    used_at = DateTimeField(null=True)

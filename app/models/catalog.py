@@ -1,0 +1,123 @@
+"""The catalog: domains, categories, the compatibility rules between domains, and products."""
+from peewee import BooleanField, CharField, ForeignKeyField, IntegerField
+
+from app.models.base import BaseModel, JSONField
+from app.models.common import Site
+
+
+class Domain(BaseModel):
+    id = CharField(primary_key=True, max_length=100)  # "<site_id>-<NAME>"
+    site = ForeignKeyField(Site, on_delete="CASCADE")
+    name = CharField(max_length=200)
+    attributes = JSONField(default=list)  # [{id, name}]
+
+
+class Category(BaseModel):
+    id = CharField(primary_key=True, max_length=40)
+    site = ForeignKeyField(Site, on_delete="CASCADE")
+    name = CharField(max_length=200)
+    domain = ForeignKeyField(Domain, null=True, on_delete="SET NULL")
+
+
+class CompatibilityDomain(BaseModel):
+    """An item-side domain of endpoint 1's dump."""
+    domain = ForeignKeyField(Domain, primary_key=True, on_delete="CASCADE")
+    main = BooleanField(default=False)
+
+
+class CompatibilityRule(BaseModel):
+    """One (item domain, compatible domain) pair of the dump."""
+    domain = ForeignKeyField(CompatibilityDomain, backref="rules", on_delete="CASCADE")
+    compatible_domain = ForeignKeyField(Domain, on_delete="CASCADE")
+    type = CharField(max_length=40, default="EXTENSION")
+    required = BooleanField(default=False)
+    restrictions = JSONField(default=list)
+    position = IntegerField(default=0)
+
+    class Meta:
+        indexes = ((("domain", "compatible_domain"), True),)
+
+
+class CategoryRule(BaseModel):
+    """What a category allows for one domain pair: required, notes, restrictions, universal."""
+    rule = ForeignKeyField(CompatibilityRule, backref="categories", on_delete="CASCADE")
+    category = ForeignKeyField(Category, on_delete="CASCADE")
+    required = BooleanField(default=False)
+    note_status = CharField(max_length=10, default="ENABLED")
+    restrictions_status = CharField(max_length=10, default="ENABLED")
+    universal_status = CharField(max_length=10, default="DISABLED")
+    position = IntegerField(default=0)
+
+    class Meta:
+        indexes = ((("rule", "category"), True), (("category",), False))
+
+
+class RestrictionAttribute(BaseModel):
+    """An attribute of endpoint 7 for a domain pair; its id is the stable attribute_code."""
+    main_domain = ForeignKeyField(Domain, on_delete="CASCADE")
+    secondary_domain = ForeignKeyField(Domain, on_delete="CASCADE")
+    attribute_id = CharField(max_length=100)
+    position = IntegerField(default=0)
+
+    class Meta:
+        indexes = ((("main_domain", "secondary_domain", "attribute_id"), True),)
+
+
+class RestrictionValue(BaseModel):
+    """A value of a restriction attribute; its id is the stable value_code."""
+    attribute = ForeignKeyField(RestrictionAttribute, backref="values", on_delete="CASCADE")
+    value_id = CharField(max_length=100)
+    value_name = CharField(max_length=255)
+    position = IntegerField(default=0)
+
+    class Meta:
+        indexes = ((("attribute", "value_id"), True),)
+
+
+class Product(BaseModel):
+    """A catalog product; only child products (with a parent) can be made compatible."""
+    id = CharField(primary_key=True, max_length=40)
+    domain = ForeignKeyField(Domain, on_delete="CASCADE", index=False)
+    site = ForeignKeyField(Site, on_delete="CASCADE", index=False)
+    name = CharField(max_length=300)
+    parent_id = CharField(max_length=40, null=True, index=True)
+
+    class Meta:
+        indexes = ((("domain", "parent_id"), False),)
+
+
+class ProductAttribute(BaseModel):
+    """One attribute value of a product, denormalised with the product's domain and
+    child flag so that a family (domain + attribute values) is answered from indexes."""
+    product = ForeignKeyField(Product, backref="attribute_rows", on_delete="CASCADE", index=False)
+    domain_id = CharField(max_length=100)
+    is_child = BooleanField()
+    attribute_id = CharField(max_length=100)
+    value_id = CharField(max_length=100, null=True)
+    value_name = CharField(max_length=255, null=True)
+    value_key = CharField(max_length=255, null=True)  # value_name lower-cased
+    position = IntegerField(default=0)
+
+    class Meta:
+        primary_key = False
+        indexes = (
+            (("product", "attribute_id"), True),
+            (("domain_id", "is_child", "attribute_id", "value_id", "product"), False),
+            (("domain_id", "is_child", "attribute_id", "value_key", "product"), False),
+        )
+
+
+class DomainDiscoveryTerm(BaseModel):
+    """Free-text terms the category predictor learns from, per (site, domain, category)."""
+    site = ForeignKeyField(Site, on_delete="CASCADE")
+    domain = ForeignKeyField(Domain, on_delete="CASCADE")
+    category = ForeignKeyField(Category, null=True, on_delete="SET NULL")
+    terms = JSONField(default=list)
+
+    class Meta:
+        indexes = ((("site", "domain", "category"), True),)
+
+
+__all__ = ["Domain", "Category", "CompatibilityDomain", "CompatibilityRule", "CategoryRule",
+           "RestrictionAttribute", "RestrictionValue", "Product", "ProductAttribute",
+           "DomainDiscoveryTerm"]

@@ -1,0 +1,1 @@
+"""Domain rules. Services never import Flask's request: the HTTP layer parses and serialises."""

@@ -1,0 +1,23 @@
+"""The one exception type services raise; the HTTP layer turns it into the error object."""
+
+
+class ApiError(Exception):
+    def __init__(self, status, error, message, cause=(), headers=None):
+        super().__init__(message)
+        self.status = status
+        self.error = error
+        self.message = message
+        self.cause = list(cause)
+        self.headers = headers or {}
+
+
+def bad_request(error, message, cause=()):
+    return ApiError(400, error, message, cause)
+
+
+def not_found(error, message):
+    return ApiError(404, error, message)
+
+
+def forbidden(message, error="forbidden"):
+    return ApiError(403, error, message)

@@ -1,0 +1,27 @@
+"""POST /oauth/token: the grant request and the token answer."""
+import marshmallow as ma
+from marshmallow import fields
+
+
+class TokenRequestSchema(ma.Schema):
+    """Every grant's parameters; which ones a grant needs is checked by the service, so a
+    missing one answers the OAuth error `invalid_request` rather than a field error."""
+
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    grant_type = fields.String(metadata={"description": "client_credentials, authorization_code or refresh_token"})
+    client_id = fields.String(metadata={"description": "Application id"})
+    client_secret = fields.String(metadata={"description": "Application secret"})
+    code = fields.String(metadata={"description": "authorization_code: the code issued to the user"})
+    redirect_uri = fields.String(metadata={"description": "authorization_code: must match the code's"})
+    refresh_token = fields.String(metadata={"description": "refresh_token: single use"})
+
+
+class TokenSchema(ma.Schema):
+    access_token = fields.String(metadata={"description": "Send as Authorization: Bearer <access_token>"})
+    token_type = fields.String(metadata={"description": "Always Bearer"})
+    expires_in = fields.Integer(metadata={"description": "Seconds until the access token expires"})
+    scope = fields.String(metadata={"description": "Granted scopes"})
+    user_id = fields.Integer(metadata={"description": "The user the token acts for"})
+    refresh_token = fields.String(metadata={"description": "Single use; exchange it for a new pair"})
