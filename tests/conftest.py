@@ -98,5 +98,13 @@ def run_db(app):
     return run
 
 
+@pytest.fixture
+def load_bundle(run_db):
+    """Loads a bundle dict through the real importer (one transaction, as the CLI does)."""
+    from app.services.bundle import import_bundle
+
+    return lambda bundle: run_db(import_bundle, bundle)
+
+
 def bearer(token):
     return {"Authorization": f"Bearer {token}"}

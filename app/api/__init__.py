@@ -1,7 +1,10 @@
 """One blueprint per area; each numbered endpoint of the spec is one view."""
-from app.api import oauth, sites
+from app.api import charts, compat_domains, compatibilities, domain_discovery, items, oauth, orders, search, sites
+
+AREAS = (sites, search, oauth, compat_domains, items, compatibilities, orders, charts,
+         domain_discovery)
 
 
 def register_blueprints(api):
-    for module in (sites, oauth):
+    for module in AREAS:
         api.register_blueprint(module.blp)
