@@ -14,7 +14,7 @@ class Token(MethodView):
     @blp.auth("public")
     @blp.errors(400, 401)
     @blp.arguments(TokenRequestSchema, location="query", as_kwargs=False, arg_name="query")
-    @blp.arguments(TokenRequestSchema, location="json_or_form", arg_name="body")
+    @blp.arguments(TokenRequestSchema, location="json_or_form", arg_name="body", required=False)
     @blp.response(200, TokenSchema)
     def post(self, query, body):
         """Exchange a grant for an access token and a single-use refresh token

@@ -73,7 +73,9 @@ def answer_options():
     """Answered before any database work; an unknown path falls through to the 404."""
     if request.method != "OPTIONS" or request.url_rule is None:
         return None
-    response = jsonify(describe(request.url_rule))
-    allowed = sorted(request.url_rule.methods - {"HEAD"})
-    response.headers["Allow"] = ", ".join(allowed)
+    description = describe(request.url_rule)
+    response = jsonify(description)
+    # A path may be served by several rules (one per area); Allow lists all their methods.
+    allowed = {m["method"] for m in description["methods"]} | {"OPTIONS"}
+    response.headers["Allow"] = ", ".join(sorted(allowed))
     return response

@@ -34,6 +34,11 @@ class Api(flask_smorest.Api):
 
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = ArgumentsParser()
+    # A form-or-JSON body is documented as a request body, not as "in: json_or_form" parameters.
+    DEFAULT_LOCATION_CONTENT_TYPE_MAPPING = {
+        **flask_smorest.Blueprint.DEFAULT_LOCATION_CONTENT_TYPE_MAPPING,
+        "json_or_form": "application/x-www-form-urlencoded",
+    }
 
     def auth(self, mode="token", *, invalid_status=401, owner=None):
         """Declares who may call the view: "public", or "token" (optionally with an
