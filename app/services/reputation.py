@@ -1,0 +1,58 @@
+"""Incompatibility claims counted against compatibilities, in a few grouped queries.
+
+A claim counts against the compatibility of (the order's item, the snapshot's product) when both
+exist: an order bought without choosing a vehicle, or whose vehicle the item no longer lists,
+weighs on no compatibility.
+"""
+from peewee import fn
+
+from app.models import Claim, Compatibility, Order
+
+
+def claims_by_product(item_id):
+    """{product_id: claims_count} for the claims on this item's orders, by the vehicle chosen.
+
+    Products the item has no compatibility with are included too; callers join them to
+    the compatibilities they show.
+    """
+    query = (Order.select(Order.snapshot_product_id, fn.COUNT(Claim.id).alias("claims"))
+             .join(Claim, on=(Claim.order == Order.id))
+             .where(Order.item == item_id, Order.snapshot_product_id.is_null(False))
+             .group_by(Order.snapshot_product_id)
+             .tuples())
+    return {product_id: claims for product_id, claims in query}
+
+
+def _claims_per_compatibility():
+    """Claims joined to the compatibility they count against (item and product match)."""
+    return (Compatibility.select()
+            .join(Order, on=((Order.item == Compatibility.item)
+                             & (Order.snapshot_product_id == Compatibility.product)))
+            .join(Claim, on=(Claim.order == Order.id)))
+
+
+def claims_by_item(item_ids):
+    """{item_id: total claims against the item's existing compatibilities}; 0 for items without."""
+    item_ids = list(dict.fromkeys(item_ids))
+    totals = dict.fromkeys(item_ids, 0)
+    if not item_ids:
+        return totals
+    query = (_claims_per_compatibility()
+             .select(Compatibility.item, fn.COUNT(Claim.id))
+             .where(Compatibility.item.in_(item_ids))
+             .group_by(Compatibility.item)
+             .tuples())
+    for item_id, claims in query:
+        totals[item_id] = claims
+    return totals
+
+
+def compatibilities_with_claims(item_id):
+    """Number of the item's compatibilities that have at least one claim."""
+    return (_claims_per_compatibility()
+            .select(fn.COUNT(fn.DISTINCT(Compatibility.id)))
+            .where(Compatibility.item == item_id)
+            .scalar()) or 0
+
+
+__all__ = ["claims_by_product", "claims_by_item", "compatibilities_with_claims"]
