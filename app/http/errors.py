@@ -26,8 +26,10 @@ VALIDATION_CODES = {
 }
 
 
-def error_response(status, error, message, cause=(), headers=None):
-    response = jsonify({"message": message, "error": error, "status": status, "cause": list(cause)})
+def error_response(status, error, message, cause=(), headers=None, extra=None):
+    body = {"message": message, "error": error, "status": status, "cause": list(cause)}
+    body.update({key: value for key, value in (extra or {}).items() if key not in body})
+    response = jsonify(body)
     response.status_code = status
     for name, value in (headers or {}).items():
         response.headers[name] = value
@@ -59,7 +61,7 @@ def validation_causes(messages):
 
 
 def handle_api_error(exc):
-    return error_response(exc.status, exc.error, exc.message, exc.cause, exc.headers)
+    return error_response(exc.status, exc.error, exc.message, exc.cause, exc.headers, exc.extra)
 
 
 def handle_http_exception(exc):

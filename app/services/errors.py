@@ -2,8 +2,11 @@
 
 
 class ApiError(Exception):
-    def __init__(self, status, error, message, cause=(), headers=None):
+    def __init__(self, status, error, message, cause=(), headers=None, extra=None):
         super().__init__(message)
+        # Extra top-level keys of the error object, for the few errors that document one
+        # (chart_validation_error's `errors`).
+        self.extra = extra or {}
         self.status = status
         self.error = error
         self.message = message
