@@ -1,0 +1,66 @@
+"""The catalog bundle (import-format.md): `import_bundle` validates a whole bundle, then writes
+it in one transaction; `export_bundle` writes the database back in the same format."""
+from app.db import write_transaction
+from app.models import Item
+from app.schema import create_schema
+from app.services.bundle import load, load_items
+from app.services.bundle.export import export_bundle
+from app.services.bundle.refs import check_references
+from app.services.bundle.validate import validate_structure
+from app.services.item_state import refresh_items
+
+# In dependency order: a section is written after those its records point to.
+LOADERS = [
+    ("currencies", load.load_currencies), ("sites", load.load_sites), ("users", load.load_users),
+    ("applications", load.load_applications), ("domains", load.load_domains),
+    ("categories", load.load_categories), ("domain_compatibilities", load.load_domain_compatibilities),
+    ("restriction_values", load.load_restriction_values), ("products", load.load_products),
+    ("items", load_items.load_items), ("compatibilities", load_items.load_compatibilities),
+    ("suggestions", load_items.load_suggestions), ("exceptions", load_items.load_exceptions),
+    ("orders", load_items.load_orders), ("claims", load_items.load_claims),
+    ("chart_domains", load_items.load_chart_domains), ("technical_specs", load_items.load_technical_specs),
+    ("charts", load_items.load_charts), ("domain_discovery", load_items.load_domain_discovery),
+]
+ITEM_SECTIONS = ("items", "compatibilities", "suggestions", "exceptions")
+
+__all__ = ["BundleError", "import_bundle", "export_bundle"]
+
+
+class BundleError(Exception):
+    """A bundle that cannot be imported; `problems` lists every one as `json.path: message`."""
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        super().__init__(f"{len(self.problems)} problem(s) in the bundle:\n" + "\n".join(self.problems))
+
+
+def import_bundle(bundle):
+    """Validate then write `bundle` in one transaction; answers {section: records written}.
+
+    Nothing is written when any problem is found; BundleError then lists them all.
+    """
+    if not Item.table_exists():
+        create_schema()
+    with write_transaction():
+        sections, problems = validate_structure(bundle)
+        reference_problems, ctx = check_references(sections)
+        problems += reference_problems
+        if problems:
+            raise BundleError(problems)
+        for name, loader in LOADERS:
+            if sections.get(name):
+                loader(sections[name], ctx)
+        _refresh_derived_state(sections)
+    return {name: len(sections.get(name) or ()) for name, _ in LOADERS if name in sections}
+
+
+def _refresh_derived_state(sections):
+    if sections.get("domain_compatibilities"):
+        # Category rules decide which items are incomplete: every item may have changed.
+        refresh_items(None)
+        return
+    item_ids = {r["id"] for r in sections.get("items", ())}
+    for name in ITEM_SECTIONS[1:]:
+        item_ids.update(r["item_id"] for r in sections.get(name, ()))
+    if item_ids:
+        refresh_items(item_ids)

@@ -1,0 +1,182 @@
+"""Writing a validated bundle, one function per section: bulk upserts keyed by id (or by the
+record's natural key), children of replaced records deleted and rewritten in chunks."""
+from app.models import (
+    Application,
+    Category,
+    CategoryRule,
+    CompatibilityDomain,
+    CompatibilityRule,
+    Currency,
+    Domain,
+    Product,
+    ProductAttribute,
+    RestrictionAttribute,
+    RestrictionValue,
+    Site,
+    User,
+)
+from app.models.base import utcnow
+from app.services import auth
+from app.services.bundle.lookup import chunks
+
+MAX_ROWS = 1000
+MAX_VARIABLES = 30000  # SQLite allows 32766 bound variables per statement
+
+
+def insert_rows(model, fields, rows, conflict_target=None, preserve=None, ignore=False):
+    """INSERT rows (tuples in `fields` order) in chunks, as upserts when a conflict target is given."""
+    size = max(1, min(MAX_ROWS, MAX_VARIABLES // len(fields)))
+    for chunk in chunks(rows, size):
+        query = model.insert_many(chunk, fields=fields)
+        if ignore or (conflict_target and not preserve):
+            query = query.on_conflict_ignore()
+        elif conflict_target:
+            query = query.on_conflict(conflict_target=conflict_target, preserve=preserve)
+        query.execute()
+
+
+def upsert(model, fields, rows, key, keep_when_missing=()):
+    """Upsert rows by `key` (field names); a field of `keep_when_missing` that is None in a row
+    keeps the stored value (or gets now() when the row is new), so a re-import changes nothing."""
+    groups = {}
+    now = utcnow()
+    positions = {name: fields.index(name) for name in keep_when_missing}
+    for row in rows:
+        missing = tuple(name for name, at in positions.items() if row[at] is None)
+        if missing:
+            row = list(row)
+            for name in missing:
+                row[positions[name]] = now
+            row = tuple(row)
+        groups.setdefault(missing, []).append(row)
+    columns = [getattr(model, name) for name in fields]
+    target = [getattr(model, name) for name in key]
+    for missing, group in groups.items():
+        preserve = [c for c, name in zip(columns, fields, strict=True) if name not in key and name not in missing]
+        insert_rows(model, columns, group, target, preserve)
+
+
+def delete_in(model, field, values):
+    for chunk in chunks(values):
+        model.delete().where(field.in_(chunk)).execute()
+
+
+def load_currencies(records, ctx):
+    upsert(Currency, ["id", "description", "symbol", "decimal_places"],
+           [(r["id"], r["description"], r["symbol"], r["decimal_places"]) for r in records], ["id"])
+
+
+def load_sites(records, ctx):
+    upsert(Site, ["id", "name", "default_currency_id", "language"],
+           [(r["id"], r["name"], r["default_currency_id"], r.get("language") or "es") for r in records], ["id"])
+
+
+def load_users(records, ctx):
+    upsert(User, ["id", "nickname", "site"], [(r["id"], r["nickname"], r.get("site_id")) for r in records], ["id"])
+    for r in records:
+        for token in r.get("access_tokens") or ():
+            auth.store_access_token(r["id"], token)
+
+
+def load_applications(records, ctx):
+    with_secret, without = [], []
+    for r in records:
+        secret_hash = auth.digest(r["client_secret"]) if r.get("client_secret") else r.get("client_secret_sha256")
+        if secret_hash:
+            with_secret.append((r["client_id"], secret_hash, r["owner_id"], r.get("redirect_uri")))
+        else:
+            without.append(r)
+    upsert(Application, ["client_id", "secret_hash", "owner", "redirect_uri"], with_secret, ["client_id"])
+    for r in without:  # the stored secret is kept; few applications, so one UPDATE each
+        Application.update(owner=r["owner_id"], redirect_uri=r.get("redirect_uri")).where(
+            Application.client_id == r["client_id"]).execute()
+
+
+def load_domains(records, ctx):
+    upsert(Domain, ["id", "site", "name", "attributes"],
+           [(r["id"], r["site_id"], r["name"], r.get("attributes") or []) for r in records], ["id"])
+
+
+def load_categories(records, ctx):
+    upsert(Category, ["id", "site", "name", "domain"],
+           [(r["id"], r["site_id"], r["name"], r.get("domain_id")) for r in records], ["id"])
+
+
+def load_domain_compatibilities(records, ctx):
+    """Rules and category rules are upserted by their natural keys and the ones the entry no
+    longer lists are deleted, so unchanged rows keep their ids."""
+    upsert(CompatibilityDomain, ["domain", "main"], [(r["domain_id"], r["main"]) for r in records], ["domain"])
+    rules = [(r["domain_id"], rule["compatible_domain_id"], rule["type"], rule["required"],
+              rule["restrictions"], n) for r in records for n, rule in enumerate(r["compatibilities"])]
+    upsert(CompatibilityRule, ["domain", "compatible_domain", "type", "required", "restrictions", "position"],
+           rules, ["domain", "compatible_domain"])
+    domain_ids = [r["domain_id"] for r in records]
+    rule_ids = {}
+    for chunk in chunks(domain_ids):
+        query = CompatibilityRule.select(CompatibilityRule.id, CompatibilityRule.domain,
+                                         CompatibilityRule.compatible_domain).where(
+            CompatibilityRule.domain.in_(chunk)).tuples()
+        rule_ids.update({(domain, other): rule_id for rule_id, domain, other in query})
+    wanted = {(r[0], r[1]) for r in rules}
+    delete_in(CompatibilityRule, CompatibilityRule.id, [i for k, i in rule_ids.items() if k not in wanted])
+    category_rows, kept = [], {}
+    for r in records:
+        for rule in r["compatibilities"]:
+            rule_id = rule_ids[(r["domain_id"], rule["compatible_domain_id"])]
+            kept[rule_id] = {c["id"] for c in rule["categories"]}
+            category_rows += [(rule_id, c["id"], c["required"], c["note_status"], c["restrictions_status"],
+                               c["universal_status"], n) for n, c in enumerate(rule["categories"])]
+    upsert(CategoryRule, ["rule", "category", "required", "note_status", "restrictions_status",
+                          "universal_status", "position"], category_rows, ["rule", "category"])
+    stale = []
+    for chunk in chunks(kept):
+        query = CategoryRule.select(CategoryRule.id, CategoryRule.rule, CategoryRule.category).where(
+            CategoryRule.rule.in_(chunk)).tuples()
+        stale += [row_id for row_id, rule_id, category in query if category not in kept[rule_id]]
+    delete_in(CategoryRule, CategoryRule.id, stale)
+
+
+def load_restriction_values(records, ctx):
+    """Attributes and values keep their auto ids (the API's attribute_code and value_code):
+    upserted by natural key, and only the ones the entry no longer lists are deleted."""
+    attributes = [(r["main_domain_id"], r["secondary_domain_id"], a["attribute_id"], n)
+                  for r in records for n, a in enumerate(r["attributes_values"])]
+    upsert(RestrictionAttribute, ["main_domain", "secondary_domain", "attribute_id", "position"], attributes,
+           ["main_domain", "secondary_domain", "attribute_id"])
+    pairs = {(r["main_domain_id"], r["secondary_domain_id"]) for r in records}
+    attribute_ids = {}
+    for chunk in chunks({p[0] for p in pairs}):
+        query = RestrictionAttribute.select(
+            RestrictionAttribute.id, RestrictionAttribute.main_domain, RestrictionAttribute.secondary_domain,
+            RestrictionAttribute.attribute_id).where(RestrictionAttribute.main_domain.in_(chunk)).tuples()
+        attribute_ids.update({(m, s, a): i for i, m, s, a in query if (m, s) in pairs})
+    wanted = {a[:3] for a in attributes}
+    delete_in(RestrictionAttribute, RestrictionAttribute.id,
+              [i for k, i in attribute_ids.items() if k not in wanted])
+    values, kept = [], {}
+    for r in records:
+        for a in r["attributes_values"]:
+            attribute_id = attribute_ids[(r["main_domain_id"], r["secondary_domain_id"], a["attribute_id"])]
+            kept[attribute_id] = {v["value_id"] for v in a["values"]}
+            values += [(attribute_id, v["value_id"], v["value_name"], n) for n, v in enumerate(a["values"])]
+    upsert(RestrictionValue, ["attribute", "value_id", "value_name", "position"], values, ["attribute", "value_id"])
+    stale = []
+    for chunk in chunks(kept):
+        query = RestrictionValue.select(RestrictionValue.id, RestrictionValue.attribute,
+                                        RestrictionValue.value_id).where(RestrictionValue.attribute.in_(chunk))
+        stale += [i for i, attribute_id, value_id in query.tuples() if value_id not in kept[attribute_id]]
+    delete_in(RestrictionValue, RestrictionValue.id, stale)
+
+
+def load_products(records, ctx):
+    upsert(Product, ["id", "domain", "site", "name", "parent_id"],
+           [(r["id"], r["domain_id"], ctx.site_of_product(r), r["name"], r.get("parent_id")) for r in records],
+           ["id"])
+    delete_in(ProductAttribute, ProductAttribute.product, [r["id"] for r in records])
+    fields = [ProductAttribute.product, ProductAttribute.domain_id, ProductAttribute.is_child,
+              ProductAttribute.attribute_id, ProductAttribute.value_id, ProductAttribute.value_name,
+              ProductAttribute.value_key, ProductAttribute.position]
+    rows = [(r["id"], r["domain_id"], r.get("parent_id") is not None, a["id"], a.get("value_id"),
+             a.get("value_name"), a["value_name"].lower() if a.get("value_name") is not None else None, n)
+            for r in records for n, a in enumerate(r["attributes"])]
+    insert_rows(ProductAttribute, fields, rows)

@@ -1,0 +1,98 @@
+"""What the references of a bundle point to: the bundle's own records first, then the
+database's, fetched in a few chunked IN queries rather than one query per reference."""
+from app.models import (
+    Application,
+    Category,
+    ChartRow,
+    Currency,
+    Domain,
+    Item,
+    Order,
+    Product,
+    RestrictionAttribute,
+    RestrictionValue,
+    Site,
+    User,
+)
+
+CHUNK = 900  # below SQLite's limit of bound variables per statement
+
+
+def chunks(values, size=CHUNK):
+    values = list(values)
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
+
+
+def valid(sections, name):
+    """The section's records that passed the structural checks (the others are None)."""
+    return (r for r in sections.get(name, ()) if r is not None)
+
+
+class Table:
+    """Records of one kind by id: {id: {field: value}}; `None` for an id known to be missing."""
+
+    def __init__(self, model, key, columns):
+        self.model, self.key, self.columns = model, key, columns
+        self.rows = {}
+        self.wanted = set()
+
+    def add(self, key, **fields):
+        self.rows[key] = fields
+
+    def want(self, key):
+        if key is not None and key not in self.rows:
+            self.wanted.add(key)
+
+    def fetch(self):
+        wanted, self.wanted = self.wanted - self.rows.keys(), set()
+        key_field = getattr(self.model, self.key)
+        fields = [getattr(self.model, c) for c in self.columns]
+        for chunk in chunks(wanted):
+            for row in self.model.select(key_field, *fields).where(key_field.in_(chunk)).tuples():
+                self.rows[row[0]] = dict(zip(self.columns, row[1:], strict=True), in_db=True)
+
+    def get(self, key):
+        return self.rows.get(key)
+
+    def __contains__(self, key):
+        return key in self.rows
+
+
+def make_tables():
+    return {
+        "currency": Table(Currency, "id", []),
+        "site": Table(Site, "id", []),
+        "user": Table(User, "id", []),
+        "application": Table(Application, "client_id", []),
+        "domain": Table(Domain, "id", ["site_id"]),
+        "category": Table(Category, "id", ["site_id", "domain_id"]),
+        "product": Table(Product, "id", ["site_id", "domain_id", "parent_id"]),
+        "item": Table(Item, "id", ["site_id", "domain_id", "category_id"]),
+        "order": Table(Order, "id", ["item_id"]),
+    }
+
+
+def fetch_restriction_values(pairs):
+    """{(main, secondary): {attribute_id: {value_id, ...}}} stored for these domain pairs."""
+    out = {}
+    pairs = set(pairs)
+    mains = {p[0] for p in pairs}
+    for chunk in chunks(mains):
+        query = (RestrictionValue
+                 .select(RestrictionAttribute.main_domain, RestrictionAttribute.secondary_domain,
+                         RestrictionAttribute.attribute_id, RestrictionValue.value_id)
+                 .join(RestrictionAttribute)
+                 .where(RestrictionAttribute.main_domain.in_(chunk)).tuples())
+        for main, secondary, attribute_id, value_id in query:
+            if (main, secondary) in pairs:
+                out.setdefault((main, secondary), {}).setdefault(attribute_id, set()).add(value_id)
+    return out
+
+
+def fetch_row_owners(row_ids):
+    """{chart row id: chart id} for rows already stored."""
+    owners = {}
+    for chunk in chunks(row_ids):
+        owners.update(ChartRow.select(ChartRow.id, ChartRow.chart).where(ChartRow.id.in_(chunk)).tuples())
+    return owners

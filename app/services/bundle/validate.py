@@ -1,0 +1,70 @@
+"""Structural validation of a bundle: every section through its marshmallow schema, every
+problem reported as a JSON path (`products[12].domain_id: ...`)."""
+import marshmallow as ma
+
+from schemas.bundle import SECTIONS
+
+
+def format_path(parts):
+    path = ""
+    for part in parts:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif part == ma.RAISE or part == "_schema":
+            continue
+        else:
+            path += f".{part}" if path else str(part)
+    return path
+
+
+def flatten_messages(messages, parts=()):
+    """marshmallow's nested {field: {index: [msg]}} messages as `path: message` strings."""
+    if isinstance(messages, dict):
+        out = []
+        for key, value in messages.items():
+            key_parts = parts if key == "_schema" else (*parts, key)
+            out.extend(flatten_messages(value, key_parts))
+        return out
+    if isinstance(messages, list | tuple):
+        out = []
+        for message in messages:
+            out.extend(flatten_messages(message, parts))
+        return out
+    return [f"{format_path(parts)}: {_lower_first(str(messages))}"]
+
+
+def _lower_first(text):
+    # marshmallow's built-in messages start with a capital and end with a dot; ours do not.
+    text = text.rstrip(".")
+    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
+
+
+def validate_structure(bundle):
+    """(sections, problems): each present section as its list of loaded records, with None in
+    place of a record that has problems (so later checks still report the others, by index)."""
+    problems, sections = [], {}
+    if not isinstance(bundle, dict):
+        return {}, ["$: a bundle is a JSON object whose keys are section names"]
+    for name, records in bundle.items():
+        if name not in SECTIONS:
+            problems.append(f"{name}: unknown section (known: {', '.join(SECTIONS)})")
+            continue
+        if records is None:
+            continue
+        if not isinstance(records, list):
+            problems.append(f"{name}: must be a list of records")
+            continue
+        schema = SECTIONS[name]()
+        loaded = []
+        for index, record in enumerate(records):
+            try:
+                loaded.append(schema.load(record))
+            except ma.ValidationError as exc:
+                problems.extend(flatten_messages(exc.messages, (name, index)))
+                loaded.append(None)
+                continue
+            if name == "orders" and loaded[-1].get("snapshot") is not None:
+                # The snapshot is stored as given: its dates stay ISO strings.
+                loaded[-1]["snapshot"] = record["snapshot"]
+        sections[name] = loaded
+    return sections, problems
