@@ -31,8 +31,12 @@ def _claims_per_compatibility():
             .join(Claim, on=(Claim.order == Order.id)))
 
 
-def claims_by_item(item_ids):
-    """{item_id: total claims against the item's existing compatibilities}; 0 for items without."""
+def claims_by_item(item_ids, where=None):
+    """{item_id: total claims against the item's existing compatibilities}; 0 for items without.
+
+    `where`, an optional expression on Compatibility, narrows the compatibilities counted
+    (for example to one vehicle domain).
+    """
     item_ids = list(dict.fromkeys(item_ids))
     totals = dict.fromkeys(item_ids, 0)
     if not item_ids:
@@ -40,19 +44,22 @@ def claims_by_item(item_ids):
     query = (_claims_per_compatibility()
              .select(Compatibility.item, fn.COUNT(Claim.id))
              .where(Compatibility.item.in_(item_ids))
-             .group_by(Compatibility.item)
-             .tuples())
-    for item_id, claims in query:
+             .group_by(Compatibility.item))
+    if where is not None:
+        query = query.where(where)
+    for item_id, claims in query.tuples():
         totals[item_id] = claims
     return totals
 
 
-def compatibilities_with_claims(item_id):
-    """Number of the item's compatibilities that have at least one claim."""
-    return (_claims_per_compatibility()
-            .select(fn.COUNT(fn.DISTINCT(Compatibility.id)))
-            .where(Compatibility.item == item_id)
-            .scalar()) or 0
+def compatibilities_with_claims(item_id, where=None):
+    """Number of the item's compatibilities that have at least one claim (`where` as above)."""
+    query = (_claims_per_compatibility()
+             .select(fn.COUNT(fn.DISTINCT(Compatibility.id)))
+             .where(Compatibility.item == item_id))
+    if where is not None:
+        query = query.where(where)
+    return query.scalar() or 0
 
 
 __all__ = ["claims_by_product", "claims_by_item", "compatibilities_with_claims"]
