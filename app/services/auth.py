@@ -105,13 +105,33 @@ def exchange(args, settings):
         raise _oauth_error(400, "unsupported_grant_type",
                            f"grant_type must be one of {', '.join(GRANT_TYPES)}")
     _require(args, "client_id", "client_secret")
-    with write_transaction():
-        app = _authenticate_client(args["client_id"], args["client_secret"])
-        if grant_type == "client_credentials":
-            return _issue_pair(app, app.owner_id, settings)
-        if grant_type == "authorization_code":
-            return _grant_code(app, args, settings)
-        return _grant_refresh(app, args, settings)
+    try:
+        with write_transaction():
+            app = _authenticate_client(args["client_id"], args["client_secret"])
+            if grant_type == "client_credentials":
+                return _issue_pair(app, app.owner_id, settings)
+            if grant_type == "authorization_code":
+                return _grant_code(app, args, settings)
+            return _grant_refresh(app, args, settings)
+    except _RefreshReused as reuse:
+        # Committed apart from the failed exchange, which rolls back.
+        with write_transaction():
+            _revoke_grant(reuse.user_id, reuse.client_id)
+        raise _oauth_error(400, "invalid_grant", "The refresh_token was already used; sign in again") from None
+
+
+class _RefreshReused(Exception):
+    def __init__(self, user_id, client_id):
+        super().__init__("refresh token reused")
+        self.user_id, self.client_id = user_id, client_id
+
+
+def _revoke_grant(user_id, client_id):
+    """A used refresh token presented again may be stolen: end every session of that grant."""
+    RefreshToken.update(revoked=True).where(
+        RefreshToken.user == user_id, RefreshToken.application == client_id).execute()
+    AccessToken.update(revoked=True).where(
+        AccessToken.user == user_id, AccessToken.application == client_id).execute()
 
 
 def _grant_code(app, args, settings):
@@ -137,13 +157,7 @@ def _grant_refresh(app, args, settings):
     if row is None or row.application_id != app.client_id:
         raise _oauth_error(400, "invalid_grant", "Unknown refresh_token")
     if row.used_at is not None or row.revoked:
-        # A used token presented again may be stolen: end every live session of that grant.
-        RefreshToken.update(revoked=True).where(
-            RefreshToken.user == row.user_id, RefreshToken.application == app.client_id).execute()
-        AccessToken.update(revoked=True).where(
-            AccessToken.user == row.user_id, AccessToken.application == app.client_id).execute()
-        raise _oauth_error(400, "invalid_grant",
-                           "The refresh_token was already used; sign in again")
+        raise _RefreshReused(row.user_id, app.client_id)
     if row.expires_at <= utcnow():
         raise _oauth_error(400, "invalid_grant", "The refresh_token expired; sign in again")
     used = (RefreshToken.update(used_at=utcnow())
