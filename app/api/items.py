@@ -1,4 +1,44 @@
 """Items and seller item searches (endpoints 3, 4, 5, 11, 6)"""
+from flask import g
+from flask.views import MethodView
+
 from app.http.smorest import Blueprint
+from app.services import items
+from schemas.items import ItemSchema, ItemSearchQuerySchema, ItemSearchSchema
 
 blp = Blueprint("items", __name__, description="Items and seller item searches (endpoints 3, 4, 5, 11, 6)")
+
+
+@blp.route("/items/<item_id>")
+class ItemById(MethodView):
+    @blp.auth("token")
+    @blp.errors(404)
+    @blp.response(200, ItemSchema)
+    def get(self, item_id):
+        """Read an item
+
+        Endpoint 3. Any valid token. `tags` carries `incomplete_compatibilities` and
+        `pending_compatibilities`; `attributes` carries `HAS_COMPATIBILITIES` exactly when the
+        item has at least one compatibility (the universal setting counts).
+        Errors: 401 `invalid_token`; 404 `item_not_found`.
+        """
+        return items.get_item(item_id)
+
+
+@blp.route("/users/<int:seller_id>/items/search")
+class SellerItemSearch(MethodView):
+    @blp.auth("token")
+    @blp.errors(400)
+    @blp.arguments(ItemSearchQuerySchema, location="query")
+    @blp.response(200, ItemSearchSchema)
+    def get(self, args, seller_id):
+        """Search the caller's items by compatibility state
+
+        Endpoints 4 and 5. `tags=incomplete_compatibilities` lists items that must still report
+        compatibilities, `tags=pending_compatibilities` items with suggestions, and
+        `status=active&has_compatibilities=true` active items with compatibilities (the sources
+        for a copy). Filters combine; results are item ids, ascending, paginated.
+        Errors: 400 `validation_error` for an unknown tag or status or a bad limit/offset;
+        401 `invalid_token`; 403 `forbidden` when the path's user is not the caller.
+        """
+        return items.search_seller_items(g.caller_id, seller_id, **args)

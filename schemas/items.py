@@ -1,0 +1,128 @@
+"""Items (endpoint 3), seller item searches (4, 5), compatibility summaries (11) and cards (6)."""
+import datetime
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from schemas.common import PagingQuerySchema, PagingSchema, StrictSchema
+
+SEARCH_TAGS = ("incomplete_compatibilities", "pending_compatibilities")
+ITEM_STATUSES = ("active", "paused", "closed", "under_review", "inactive")
+CARD_FILTERS = ("REPUTATION", "SUGGESTED")
+
+
+class UtcDateTime(fields.DateTime):
+    """ISO 8601 in UTC with a `Z` (2026-01-10T12:00:00Z); naive values are already UTC."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if value is None:
+            return None
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.UTC).replace(tzinfo=None)
+        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class AttributeValueSchema(ma.Schema):
+    id = fields.String(allow_none=True)
+    name = fields.String(allow_none=True)
+    struct = fields.Raw(allow_none=True)
+
+
+class ItemAttributeSchema(ma.Schema):
+    id = fields.String(metadata={"example": "HAS_COMPATIBILITIES"})
+    name = fields.String(allow_none=True, metadata={"example": "Tiene compatibilidades"})
+    value_id = fields.String(allow_none=True, metadata={"example": "242085"})
+    value_name = fields.String(allow_none=True, metadata={"example": "Sí"})
+    values = fields.List(fields.Nested(AttributeValueSchema))
+    value_type = fields.String(allow_none=True, metadata={"example": "boolean"})
+
+
+class ItemSchema(ma.Schema):
+    id = fields.String(metadata={"example": "MLA100"})
+    site_id = fields.String(metadata={"example": "MLA"})
+    title = fields.String()
+    seller_id = fields.Integer(metadata={"example": 1001})
+    category_id = fields.String(metadata={"example": "MLA1747"})
+    domain_id = fields.String(metadata={"example": "MLA-BRAKE_PADS"})
+    official_store_id = fields.Integer(allow_none=True)
+    status = fields.String(metadata={"description": "One of " + ", ".join(ITEM_STATUSES)})
+    price = fields.Float(allow_none=True)
+    currency_id = fields.String(allow_none=True)
+    tags = fields.List(fields.String(), metadata={
+        "description": "incomplete_compatibilities: the item must report compatibilities; "
+                       "pending_compatibilities: the item has compatibility suggestions"})
+    warranty = fields.String(allow_none=True)
+    catalog_product_id = fields.String(allow_none=True)
+    parent_item_id = fields.String(allow_none=True)
+    deal_ids = fields.List(fields.Raw())
+    automatic_relist = fields.Boolean()
+    date_created = UtcDateTime(metadata={"example": "2026-01-10T12:00:00Z"})
+    last_updated = UtcDateTime(metadata={"example": "2026-01-11T08:30:00Z"})
+    health = fields.Float(allow_none=True)
+    catalog_listing = fields.Boolean()
+    attributes = fields.List(fields.Nested(ItemAttributeSchema), metadata={
+        "description": "The item's attributes; HAS_COMPATIBILITIES is present exactly when the item "
+                       "has at least one compatibility (the universal setting counts)"})
+
+
+def _validate_tags(value):
+    tags = [t.strip() for t in value.split(",") if t.strip()]
+    unknown = [t for t in tags if t not in SEARCH_TAGS]
+    if not tags or unknown:
+        raise ma.ValidationError(f"tags must be one or more of {', '.join(SEARCH_TAGS)} (comma-separated)")
+
+
+class ItemSearchQuerySchema(PagingQuerySchema):
+    tags = fields.String(validate=_validate_tags, metadata={
+        "description": "incomplete_compatibilities and/or pending_compatibilities, comma-separated "
+                       "(an item must carry all of them)"})
+    status = fields.String(validate=validate.OneOf(
+        ITEM_STATUSES, error="status must be one of " + ", ".join(ITEM_STATUSES)))
+    has_compatibilities = fields.Boolean(metadata={
+        "description": "true: only items with at least one compatibility; false: only items without"})
+
+
+class ItemSearchSchema(ma.Schema):
+    seller_id = fields.String(metadata={"description": "The seller searched (a string, as the marketplace "
+                                                       "answers it)", "example": "1001"})
+    query = fields.String(allow_none=True, metadata={"description": "Free-text query; always null here"})
+    filters = fields.Dict(metadata={"description": "The filters applied: tags, status, has_compatibilities"})
+    results = fields.List(fields.String(), metadata={"description": "Item ids, ascending"})
+    paging = fields.Nested(PagingSchema)
+
+
+class SummaryRequestSchema(StrictSchema):
+    domain_id = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={
+        "description": "The items' own domain (all their compatibilities are counted) or a vehicle domain "
+                       "they can be compatible with (only compatibilities in that domain are counted)",
+        "example": "MLA-CARS_AND_VANS"})
+    items = fields.List(fields.String(validate=validate.Length(min=1, max=40)), required=True,
+                        validate=validate.Length(min=1, error="items must name at least one item id"),
+                        metadata={"description": "Item ids of the caller; answered in this order, "
+                                                 "a repeated id once"})
+
+
+class SummarySchema(ma.Schema):
+    item_id = fields.String()
+    item_title = fields.String()
+    compatibilities_count = fields.Integer()
+    compatibilities_claims_count = fields.Integer(metadata={
+        "description": "Incompatibility claims against the item's compatibilities"})
+    notes_count = fields.Integer(metadata={"description": "Compatibilities with a note"})
+    restrictions_count = fields.Integer(metadata={"description": "Compatibilities with restrictions"})
+
+
+class CardsRequestSchema(StrictSchema):
+    item_id = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    product_id = fields.String(validate=validate.Length(min=1, max=40), metadata={
+        "description": "Optional hint; when given it must be a product of the path's domain"})
+    filters = fields.List(
+        fields.String(validate=validate.OneOf(CARD_FILTERS, error="filters accept " + " and ".join(CARD_FILTERS))),
+        required=True, validate=validate.Length(min=1, error="filters must name REPUTATION and/or SUGGESTED"))
+
+
+class CardSchema(ma.Schema):
+    title = fields.String(metadata={"example": "Tienes 3 sugerencias de compatibilidad"})
+    subtitle = fields.String()
+    filter = fields.String(metadata={"example": "SUGGESTED"})
+    quantity = fields.Integer(metadata={"example": 3})
