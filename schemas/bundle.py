@@ -59,28 +59,28 @@ class Record(ma.Schema):
         unknown = ma.RAISE
 
 
-class SiteSchema(Record):
+class BundleSiteSchema(Record):
     id = _text(max_length=3)
     name = _text(max_length=100)
     default_currency_id = _text(max_length=3)
     language = _text(required=False, max_length=5)
 
 
-class CurrencySchema(Record):
+class BundleCurrencySchema(Record):
     id = _text(max_length=3)
     description = _text(max_length=100)
     symbol = _text(max_length=10)
     decimal_places = fields.Integer(required=True, validate=validate.Range(min=0, max=10))
 
 
-class UserSchema(Record):
+class BundleUserSchema(Record):
     id = fields.Integer(required=True, strict=True)
     nickname = _text(max_length=100)
     site_id = _text(required=False, max_length=3)
     access_tokens = fields.List(fields.String(validate=validate.Length(min=8, max=512)))
 
 
-class ApplicationSchema(Record):
+class BundleApplicationSchema(Record):
     client_id = _text(max_length=64)
     client_secret = _text(required=False, max_length=200)
     client_secret_sha256 = fields.String(
@@ -89,30 +89,30 @@ class ApplicationSchema(Record):
     redirect_uri = _text(required=False, max_length=500)
 
 
-class DomainAttributeSchema(Record):
+class BundleDomainAttributeSchema(Record):
     id = _text(max_length=100)
     name = _text(max_length=200)
 
 
-class DomainSchema(Record):
+class BundleDomainSchema(Record):
     id = _text(max_length=100)
     site_id = _text(max_length=3)
     name = _text(max_length=200)
-    attributes = fields.List(fields.Nested(DomainAttributeSchema))
+    attributes = fields.List(fields.Nested(BundleDomainAttributeSchema))
 
     @validates_schema
     def _unique_attributes(self, data, **kwargs):
         _reject_repeats(data.get("attributes"), "id", "attributes", "attribute")
 
 
-class CategorySchema(Record):
+class BundleCategorySchema(Record):
     id = _text(max_length=40)
     site_id = _text(max_length=3)
     name = _text(max_length=200)
     domain_id = _text(required=False, max_length=100)
 
 
-class CategoryRuleSchema(Record):
+class BundleCategoryRuleSchema(Record):
     id = _text(max_length=40)
     required = fields.Boolean(load_default=False)
     note_status = fields.String(load_default="ENABLED", validate=_one_of(STATUSES))
@@ -120,22 +120,22 @@ class CategoryRuleSchema(Record):
     universal_status = fields.String(load_default="DISABLED", validate=_one_of(STATUSES))
 
 
-class CompatibilityRuleSchema(Record):
+class BundleCompatibilityRuleSchema(Record):
     compatible_domain_id = _text(max_length=100)
     type = fields.String(load_default="EXTENSION", validate=validate.Length(min=1, max=40))
     required = fields.Boolean(load_default=False)
     restrictions = fields.List(fields.Raw(), load_default=list)
-    categories = fields.List(fields.Nested(CategoryRuleSchema), load_default=list)
+    categories = fields.List(fields.Nested(BundleCategoryRuleSchema), load_default=list)
 
     @validates_schema
     def _unique_categories(self, data, **kwargs):
         _reject_repeats(data.get("categories"), "id", "categories", "category")
 
 
-class DomainCompatibilitySchema(Record):
+class BundleDomainCompatibilitySchema(Record):
     domain_id = _text(max_length=100)
     main = fields.Boolean(load_default=False)
-    compatibilities = fields.List(fields.Nested(CompatibilityRuleSchema), load_default=list)
+    compatibilities = fields.List(fields.Nested(BundleCompatibilityRuleSchema), load_default=list)
 
     @validates_schema
     def _unique_rules(self, data, **kwargs):
@@ -143,50 +143,50 @@ class DomainCompatibilitySchema(Record):
                         "compatible domain")
 
 
-class RestrictionValueSchema(Record):
+class BundleRestrictionValueSchema(Record):
     value_id = _text(max_length=100)
     value_name = _text(max_length=255)
 
 
-class RestrictionAttributeSchema(Record):
+class BundleRestrictionAttributeSchema(Record):
     attribute_id = _text(max_length=100)
-    values = fields.List(fields.Nested(RestrictionValueSchema), load_default=list)
+    values = fields.List(fields.Nested(BundleRestrictionValueSchema), load_default=list)
 
     @validates_schema
     def _unique_values(self, data, **kwargs):
         _reject_repeats(data.get("values"), "value_id", "values", "value")
 
 
-class RestrictionValuesSchema(Record):
+class BundleRestrictionValuesSchema(Record):
     main_domain_id = _text(max_length=100)
     secondary_domain_id = _text(max_length=100)
-    attributes_values = fields.List(fields.Nested(RestrictionAttributeSchema), load_default=list)
+    attributes_values = fields.List(fields.Nested(BundleRestrictionAttributeSchema), load_default=list)
 
     @validates_schema
     def _unique_attributes(self, data, **kwargs):
         _reject_repeats(data.get("attributes_values"), "attribute_id", "attributes_values", "attribute")
 
 
-class ProductAttributeSchema(Record):
+class BundleProductAttributeSchema(Record):
     id = _text(max_length=100)
     value_id = _text(required=False, max_length=100)
     value_name = _text(required=False, max_length=255)
 
 
-class ProductSchema(Record):
+class BundleProductSchema(Record):
     id = _text(max_length=40)
     domain_id = _text(max_length=100)
     site_id = _text(required=False, max_length=3)
     name = _text(max_length=300)
     parent_id = _text(required=False, max_length=40)
-    attributes = fields.List(fields.Nested(ProductAttributeSchema), load_default=list)
+    attributes = fields.List(fields.Nested(BundleProductAttributeSchema), load_default=list)
 
     @validates_schema
     def _unique_attributes(self, data, **kwargs):
         _reject_repeats(data.get("attributes"), "id", "attributes", "attribute")
 
 
-class ItemSchema(Record):
+class BundleItemSchema(Record):
     id = _text(max_length=40)
     site_id = _text(max_length=3)
     title = _text(max_length=300)
@@ -209,23 +209,23 @@ class ItemSchema(Record):
     attributes = fields.List(fields.Dict(), load_default=list)
 
 
-class RestrictionValueRefSchema(Record):
+class BundleRestrictionValueRefSchema(Record):
     value_id = _text(max_length=100)
     value_name = fields.String(allow_none=True)
 
 
-class RestrictionGroupSchema(Record):
-    values = fields.List(fields.Nested(RestrictionValueRefSchema), required=True,
+class BundleRestrictionGroupSchema(Record):
+    values = fields.List(fields.Nested(BundleRestrictionValueRefSchema), required=True,
                          validate=validate.Length(min=1))
 
 
-class CompatibilityRestrictionSchema(Record):
+class BundleCompatibilityRestrictionSchema(Record):
     attribute_id = _text(max_length=100)
-    attribute_values = fields.List(fields.Nested(RestrictionGroupSchema), required=True,
+    attribute_values = fields.List(fields.Nested(BundleRestrictionGroupSchema), required=True,
                                    validate=validate.Length(min=1))
 
 
-class CompatibilitySchema(Record):
+class BundleCompatibilitySchema(Record):
     id = _text(required=False, max_length=36)
     item_id = _text(max_length=40)
     product_id = _text(required=False, max_length=40)
@@ -234,7 +234,7 @@ class CompatibilitySchema(Record):
     creation_source = fields.String(load_default="DEFAULT", validate=_one_of(CREATION_SOURCES))
     note = fields.String(allow_none=True, validate=validate.Length(max=500))
     note_status = fields.String(allow_none=True, validate=_one_of(NOTE_STATUSES))
-    restrictions = fields.List(fields.Nested(CompatibilityRestrictionSchema), allow_none=True)
+    restrictions = fields.List(fields.Nested(BundleCompatibilityRestrictionSchema), allow_none=True)
     date_created = UtcDateTime(allow_none=True)
 
     @validates_schema
@@ -245,19 +245,19 @@ class CompatibilitySchema(Record):
             raise ma.ValidationError("give product_id, or universal: true", "product_id")
 
 
-class SuggestionSchema(Record):
+class BundleSuggestionSchema(Record):
     item_id = _text(max_length=40)
     product_id = _text(max_length=40)
     date_created = UtcDateTime(allow_none=True)
 
 
-class ExceptionSchema(Record):
+class BundleExceptionSchema(Record):
     item_id = _text(max_length=40)
     comment = _text(max_length=255)
     date_created = UtcDateTime(allow_none=True)
 
 
-class CompatibilityStatusSchema(ma.Schema):
+class BundleCompatibilityStatusSchema(ma.Schema):
     """Known keys are checked; others (compatibility_id, note, restrictions) are kept as given."""
 
     class Meta:
@@ -266,35 +266,35 @@ class CompatibilityStatusSchema(ma.Schema):
     compatibility = fields.String(required=True, validate=_one_of(SNAPSHOT_COMPATIBILITIES))
 
 
-class SnapshotSchema(Record):
+class BundleSnapshotSchema(Record):
     product_id = _text(required=False, max_length=40)
     user_selection = fields.Dict(allow_none=True)
-    compatibility_status = fields.Nested(CompatibilityStatusSchema, required=True)
+    compatibility_status = fields.Nested(BundleCompatibilityStatusSchema, required=True)
     date_created = fields.DateTime(required=True)
     date_updated = fields.DateTime(allow_none=True)
 
 
-class OrderSchema(Record):
+class BundleOrderSchema(Record):
     id = fields.Integer(required=True, strict=True)
     item_id = _text(max_length=40)
     buyer_id = fields.Integer(allow_none=True, strict=True)
     date_created = UtcDateTime(allow_none=True)
-    snapshot = fields.Nested(SnapshotSchema, allow_none=True)
+    snapshot = fields.Nested(BundleSnapshotSchema, allow_none=True)
 
 
-class ClaimSchema(Record):
+class BundleClaimSchema(Record):
     id = fields.Integer(required=True, strict=True)
     order_id = fields.Integer(required=True, strict=True)
     reason = fields.String(load_default="INCOMPATIBLE_PART", validate=validate.Length(min=1, max=60))
     date_created = UtcDateTime(allow_none=True)
 
 
-class ChartDomainSchema(Record):
+class BundleChartDomainSchema(Record):
     site_id = _text(max_length=3)
     domain_id = _text(max_length=100)
 
 
-class TechnicalSpecSchema(Record):
+class BundleTechnicalSpecSchema(Record):
     domain_id = _text(max_length=100)
     section = fields.String(required=True, validate=_one_of(SHEET_SECTIONS))
     when = fields.Dict(keys=fields.String(), values=fields.String(), load_default=dict)
@@ -302,24 +302,24 @@ class TechnicalSpecSchema(Record):
     output = fields.Dict(load_default=dict)
 
 
-class ChartValueSchema(Record):
+class BundleChartValueSchema(Record):
     id = _text(required=False, max_length=100)
     name = fields.String(allow_none=True, validate=validate.Length(max=255))
     struct = fields.Raw(allow_none=True)
 
 
-class ChartAttributeSchema(Record):
+class BundleChartAttributeSchema(Record):
     id = _text(max_length=100)
     name = fields.String(allow_none=True)
-    values = fields.List(fields.Nested(ChartValueSchema), load_default=list)
+    values = fields.List(fields.Nested(BundleChartValueSchema), load_default=list)
 
 
-class ChartRowSchema(Record):
+class BundleChartRowSchema(Record):
     id = _text(required=False, max_length=60)
     attributes = fields.List(fields.Dict(), load_default=list)
 
 
-class ChartSchema(Record):
+class BundleChartSchema(Record):
     id = _text(max_length=40)
     names = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     site_id = _text(max_length=3)
@@ -329,8 +329,8 @@ class ChartSchema(Record):
     main_attribute_id = _text(max_length=100)
     secondary_attribute_id = _text(required=False, max_length=100)
     measure_type = _text(required=False, max_length=30)
-    attributes = fields.List(fields.Nested(ChartAttributeSchema), load_default=list)
-    rows = fields.List(fields.Nested(ChartRowSchema), load_default=list)
+    attributes = fields.List(fields.Nested(BundleChartAttributeSchema), load_default=list)
+    rows = fields.List(fields.Nested(BundleChartRowSchema), load_default=list)
     date_created = UtcDateTime(allow_none=True)
 
     @validates_schema
@@ -338,7 +338,7 @@ class ChartSchema(Record):
         _reject_repeats(data.get("rows"), "id", "rows", "row id")
 
 
-class DomainDiscoverySchema(Record):
+class BundleDomainDiscoverySchema(Record):
     site_id = _text(max_length=3)
     domain_id = _text(max_length=100)
     category_id = _text(required=False, max_length=40)
@@ -347,11 +347,11 @@ class DomainDiscoverySchema(Record):
 
 # Section name -> record schema, in the order the importer writes them.
 SECTIONS = {
-    "currencies": CurrencySchema, "sites": SiteSchema, "users": UserSchema,
-    "applications": ApplicationSchema, "domains": DomainSchema, "categories": CategorySchema,
-    "domain_compatibilities": DomainCompatibilitySchema, "restriction_values": RestrictionValuesSchema,
-    "products": ProductSchema, "items": ItemSchema, "compatibilities": CompatibilitySchema,
-    "suggestions": SuggestionSchema, "exceptions": ExceptionSchema, "orders": OrderSchema,
-    "claims": ClaimSchema, "chart_domains": ChartDomainSchema, "technical_specs": TechnicalSpecSchema,
-    "charts": ChartSchema, "domain_discovery": DomainDiscoverySchema,
+    "currencies": BundleCurrencySchema, "sites": BundleSiteSchema, "users": BundleUserSchema,
+    "applications": BundleApplicationSchema, "domains": BundleDomainSchema, "categories": BundleCategorySchema,
+    "domain_compatibilities": BundleDomainCompatibilitySchema, "restriction_values": BundleRestrictionValuesSchema,
+    "products": BundleProductSchema, "items": BundleItemSchema, "compatibilities": BundleCompatibilitySchema,
+    "suggestions": BundleSuggestionSchema, "exceptions": BundleExceptionSchema, "orders": BundleOrderSchema,
+    "claims": BundleClaimSchema, "chart_domains": BundleChartDomainSchema, "technical_specs": BundleTechnicalSpecSchema,
+    "charts": BundleChartSchema, "domain_discovery": BundleDomainDiscoverySchema,
 }

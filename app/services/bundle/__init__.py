@@ -42,8 +42,8 @@ def import_bundle(bundle):
     if not Item.table_exists():
         create_schema()
     with write_transaction():
-        sections, problems = validate_structure(bundle)
-        reference_problems, ctx = check_references(sections)
+        sections, problems, failed = validate_structure(bundle)
+        reference_problems, ctx = check_references(sections, failed)
         problems += reference_problems
         if problems:
             raise BundleError(problems)

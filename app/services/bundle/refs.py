@@ -95,7 +95,8 @@ def _shown(key):
     return str(key)
 
 
-def check_references(sections):
+def check_references(sections, failed=None):
+    """(problems, context): `failed` records (structurally invalid) still count as existing."""
     problems = []
     _duplicates(sections, problems)
     tables = make_tables()
@@ -103,6 +104,11 @@ def check_references(sections):
         for record in valid(sections, section):
             key = record["id"]
             tables[table_name].add(key, **{f: record.get(f) for f in fields})
+        for record in (failed or {}).get(section, ()):
+            key = record.get("id")
+            if isinstance(key, str | int) and key not in tables[table_name]:
+                tables[table_name].add(key, **{f: record.get(f) if isinstance(record.get(f), str | int) else None
+                                               for f in fields})
     for section, refs in REFERENCES.items():
         for record in valid(sections, section):
             for field, table_name in refs:

@@ -40,11 +40,12 @@ def _lower_first(text):
 
 
 def validate_structure(bundle):
-    """(sections, problems): each present section as its list of loaded records, with None in
-    place of a record that has problems (so later checks still report the others, by index)."""
-    problems, sections = [], {}
+    """(sections, problems, failed): each present section as its list of loaded records, with None
+    in place of a record that has problems (so later checks still report the others, by index);
+    `failed` holds those records as given, so references to them are not reported twice."""
+    problems, sections, failed = [], {}, {}
     if not isinstance(bundle, dict):
-        return {}, ["$: a bundle is a JSON object whose keys are section names"]
+        return {}, ["$: a bundle is a JSON object whose keys are section names"], failed
     for name, records in bundle.items():
         if name not in SECTIONS:
             problems.append(f"{name}: unknown section (known: {', '.join(SECTIONS)})")
@@ -62,9 +63,11 @@ def validate_structure(bundle):
             except ma.ValidationError as exc:
                 problems.extend(flatten_messages(exc.messages, (name, index)))
                 loaded.append(None)
+                if isinstance(record, dict):
+                    failed.setdefault(name, []).append(record)
                 continue
             if name == "orders" and loaded[-1].get("snapshot") is not None:
                 # The snapshot is stored as given: its dates stay ISO strings.
                 loaded[-1]["snapshot"] = record["snapshot"]
         sections[name] = loaded
-    return sections, problems
+    return sections, problems, failed
