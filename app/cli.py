@@ -1,15 +1,19 @@
 """Operator commands: db, catalog, demo, tokens."""
+import json
+
 import click
 from flask import current_app
 from flask.cli import AppGroup
 
 from app.db import connection
-from app.schema import create_schema
+from app.schema import create_schema, schema_status
 from app.services import auth
+from app.services.bundle import BundleError, export_bundle, import_bundle
 from app.services.errors import ApiError
 
 db_cli = AppGroup("db", help="Database schema.")
 tokens_cli = AppGroup("tokens", help="Access tokens.")
+catalog_cli = AppGroup("catalog", help="Catalog bundles: import and export (import-format.md).")
 
 
 @db_cli.command("init")
@@ -18,6 +22,22 @@ def db_init():
     with connection():
         create_schema()
     click.echo("schema ready")
+
+
+@db_cli.command("upgrade")
+def db_upgrade():
+    """Apply the migrations this database has not had yet (creates a fresh one)."""
+    with connection():
+        applied = create_schema()
+    click.echo("applied: " + (", ".join(applied) if applied else "nothing, already current"))
+
+
+@db_cli.command("status")
+def db_status():
+    """List the migrations and when each was applied."""
+    with connection():
+        for name, applied in schema_status():
+            click.echo(f"{name}\t{applied or 'pending'}")
 
 
 @tokens_cli.command("create")
@@ -45,6 +65,62 @@ def tokens_code(client_id, user_id):
             raise click.ClickException(exc.message) from None
 
 
+@catalog_cli.command("import")
+@click.argument("path", type=click.File("r", encoding="utf-8"))
+def catalog_import(path):
+    """Load a catalog bundle (PATH, or - for standard input); creates the schema if missing."""
+    with connection():
+        report = _import_or_exit(_read_bundle(path))
+    for section, count in report.items():
+        click.echo(f"{section}: {count}")
+    click.echo(f"imported {sum(report.values())} records")
+
+
+@catalog_cli.command("export")
+@click.argument("path", type=click.File("w", encoding="utf-8"))
+def catalog_export(path):
+    """Write the whole database as a bundle (PATH, or - for standard output)."""
+    with connection():
+        bundle = export_bundle()
+    json.dump(bundle, path, ensure_ascii=False, indent=1)
+    path.write("\n")
+
+
+@click.command("demo")
+def demo():
+    """Load the demo bundle and print a token of each demo user."""
+    from app.data.demo import build_demo_bundle
+
+    bundle = build_demo_bundle()
+    with connection():
+        report = _import_or_exit(bundle)
+    click.echo(f"demo loaded: {sum(report.values())} records")
+    users = [u for u in bundle.get("users", ()) if u.get("access_tokens")]
+    click.echo("user_id nickname token")
+    for user in users:
+        click.echo(f"{user['id']} {user['nickname']} {user['access_tokens'][0]}")
+    if users:
+        click.echo("\nTry: curl -H 'Authorization: Bearer " + users[0]["access_tokens"][0]
+                   + "' http://127.0.0.1:8000/users/" + str(users[0]["id"]) + "/items/search")
+
+
+def _read_bundle(stream):
+    try:
+        return json.load(stream)
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(f"{stream.name}: not valid JSON: {exc}") from None
+
+
+def _import_or_exit(bundle):
+    try:
+        return import_bundle(bundle)
+    except BundleError as exc:
+        for problem in exc.problems:
+            click.echo(problem, err=True)
+        click.echo(f"{len(exc.problems)} problem(s): nothing was imported", err=True)
+        raise SystemExit(1) from None
+
+
 def init_app(app):
-    for group in (db_cli, tokens_cli):
+    for group in (db_cli, tokens_cli, catalog_cli, demo):
         app.cli.add_command(group)

@@ -1,10 +1,43 @@
-"""Creating the schema: every table, and the full-text index of the database in use."""
+"""The schema and its versions: create a fresh database, or upgrade an existing one.
+
+Versioned migrations live in app/migrations/ (peewee's playhouse.migrations: numbered files with
+`up(migrator, db)`, applied in order and recorded in the `schema_migration` table). A fresh
+database is built from the current models and stamped with every migration, since the models
+already include them; an existing one gets the migrations it has not applied yet, so its data
+survives a new release.
+"""
+import os
+
+from playhouse.migrations import Runner
+
 from app.db import db
-from app.models import ALL_MODELS
+from app.models import ALL_MODELS, Item
 from app.services.search_index import ensure_search_index
 
+MIGRATIONS_DIR = os.path.join(os.path.dirname(__file__), "migrations")
+BASELINE = "0001_initial"
 
-def create_schema():
+
+def create_tables():
+    db.create_tables(ALL_MODELS, safe=True)
+    ensure_search_index()
+
+
+def create_schema(migrations_dir=MIGRATIONS_DIR):
+    """Create or upgrade the schema; safe to run any number of times. Returns what it applied."""
+    runner = Runner(db.obj, migrations_dir)
     with db.atomic():
-        db.create_tables(ALL_MODELS, safe=True)
-        ensure_search_index()
+        if not Item.table_exists():
+            create_tables()
+            return runner.fake()
+        if not runner.History.table_exists():
+            # Tables made before versioning existed are the baseline release.
+            runner.fake(BASELINE)
+    applied = runner.up()
+    with db.atomic():
+        create_tables()  # indexes and tables of models added since: CREATE ... IF NOT EXISTS
+    return applied
+
+
+def schema_status(migrations_dir=MIGRATIONS_DIR):
+    return [(m.name, m.applied) for m in Runner(db.obj, migrations_dir).status()]

@@ -1,7 +1,18 @@
 """One blueprint per area; each numbered endpoint of the spec is one view."""
-from app.api import charts, compat_domains, compatibilities, domain_discovery, items, oauth, orders, search, sites
+from app.api import (
+    charts,
+    compat_domains,
+    compatibilities,
+    domain_discovery,
+    health,
+    items,
+    oauth,
+    orders,
+    search,
+    sites,
+)
 
-AREAS = (sites, search, oauth, compat_domains, items, compatibilities, orders, charts,
+AREAS = (health, sites, search, oauth, compat_domains, items, compatibilities, orders, charts,
          domain_discovery)
 
 

@@ -1,0 +1,27 @@
+"""GET /health: is this worker able to serve, database included."""
+import marshmallow as ma
+from flask.views import MethodView
+
+from app.db import db
+from app.http.smorest import Blueprint
+
+blp = Blueprint("health", __name__, description="Liveness and database health")
+
+
+class HealthSchema(ma.Schema):
+    status = ma.fields.String(metadata={"description": "ok when the service can serve requests"})
+    database = ma.fields.String(metadata={"description": "ok when a query on the database answered"})
+
+
+@blp.route("/health")
+class Health(MethodView):
+    @blp.auth("public")
+    @blp.errors(503)
+    @blp.response(200, HealthSchema)
+    def get(self):
+        """Check the service and its database
+
+        Answers 503 with the error object when the database cannot be reached.
+        """
+        db.execute_sql("SELECT 1")
+        return {"status": "ok", "database": "ok"}
