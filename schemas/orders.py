@@ -1,0 +1,42 @@
+"""The compatibility snapshot of an order (endpoint 21)."""
+import marshmallow as ma
+from marshmallow import fields
+
+from schemas.items import UtcDateTime
+
+COMPATIBILITY_STATUSES = ("CONFIRMED", "INCOMPATIBLE", "NO_USER_SELECTION")
+
+
+class SelectionValueSchema(ma.Schema):
+    attribute_id = fields.String(metadata={"example": "BRAND"})
+    value_id = fields.String(metadata={"example": "60249"})
+
+
+class LabelValueSchema(ma.Schema):
+    label = fields.String(metadata={"example": "Marca"})
+    value_name = fields.String(metadata={"example": "Volkswagen"})
+    values = fields.List(fields.Nested(SelectionValueSchema))
+
+
+class UserSelectionSchema(ma.Schema):
+    label_values = fields.List(fields.Nested(LabelValueSchema))
+
+
+class CompatibilityStatusSchema(ma.Schema):
+    compatibility = fields.String(metadata={"description": " or ".join(COMPATIBILITY_STATUSES)})
+    compatibility_id = fields.String(metadata={
+        "description": "When CONFIRMED and the item still has that compatibility"})
+    note = fields.String(metadata={"description": "When NO_USER_SELECTION"})
+    restrictions = fields.List(fields.Raw(), metadata={"description": "When NO_USER_SELECTION"})
+
+
+class OrderSnapshotSchema(ma.Schema):
+    item_id = fields.String(metadata={"example": "MLA100"})
+    product_id = fields.String(metadata={"description": "Vehicle selected before purchase; absent when none"})
+    seller_id = fields.String(metadata={"description": "The item's seller, as a string", "example": "1001"})
+    user_selection = fields.Nested(UserSelectionSchema)
+    compatibility_status = fields.Nested(CompatibilityStatusSchema)
+    compatibility_deleted = fields.Boolean(metadata={
+        "description": "true when the seller deleted the compatibility of the selected vehicle after the sale"})
+    date_created = UtcDateTime()
+    date_updated = UtcDateTime(metadata={"description": "Absent when the snapshot never changed"})
