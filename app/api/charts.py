@@ -1,4 +1,170 @@
 """Size charts (endpoints 22 to 26) and chart management"""
+from flask import g
+from flask.views import MethodView
+
 from app.http.smorest import Blueprint
+from app.services import chart_search, chart_writes, charts, tech_specs
+from schemas.chart_sheets import ChartSheetQuerySchema, ChartSheetRequestSchema, TechnicalSheetSchema
+from schemas.charts import (
+    ChartCreateSchema,
+    ChartDeletedSchema,
+    ChartDomainsSearchSchema,
+    ChartRenameSchema,
+    ChartRowSchema,
+    ChartSchema,
+    ChartSearchHeadersSchema,
+    ChartSearchResultSchema,
+    ChartSearchSchema,
+    DomainListSchema,
+    RowInputSchema,
+)
+from schemas.common import PagingQuerySchema
 
 blp = Blueprint("charts", __name__, description="Size charts (endpoints 22 to 26) and chart management")
+
+
+@blp.route("/catalog/charts/<site_id>/configurations/active_domains")
+class ChartActiveDomains(MethodView):
+    @blp.auth("token")
+    @blp.errors(404)
+    @blp.response(200, DomainListSchema)
+    def get(self, site_id):
+        """List the domains active for size charts in a site
+
+        Endpoint 22. Site-prefixed domain ids; 404 `config_not_found` when the site has none.
+        """
+        return charts.active_domains(site_id)
+
+
+@blp.route("/domains/<domain_id>/technical_specs")
+class DomainTechnicalSpecs(MethodView):
+    @blp.auth("token")
+    @blp.errors(404)
+    @blp.response(200, TechnicalSheetSchema)
+    def get(self, domain_id):
+        """Read the technical specification sheet of a domain
+
+        Endpoint 23. The SPECIFICATIONS sheet; 404 `domain_not_found` or `technical_specs_not_found`.
+        """
+        return tech_specs.domain_sheet(domain_id)
+
+    @blp.auth("token")
+    @blp.errors(400, 404)
+    @blp.arguments(ChartSheetQuerySchema, location="query")
+    @blp.arguments(ChartSheetRequestSchema)
+    @blp.response(200, TechnicalSheetSchema)
+    def post(self, _query, body, domain_id):
+        """Read the technical specification sheet of a size chart
+
+        Endpoint 24. Send every grid_template_required attribute (400 `missing_required_attributes`);
+        404 `chart_tech_specs_not_found` when no chart sheet matches their values.
+        """
+        return tech_specs.chart_sheet(domain_id, body["attributes"])
+
+
+@blp.route("/catalog/charts/search")
+class ChartSearch(MethodView):
+    @blp.auth("token")
+    @blp.errors(400, 404)
+    @blp.arguments(ChartSearchHeadersSchema, location="headers")
+    @blp.arguments(PagingQuerySchema, location="query")
+    @blp.arguments(ChartSearchSchema)
+    @blp.response(200, ChartSearchResultSchema)
+    def post(self, headers, paging, body):
+        """Search size charts
+
+        Endpoint 25. BRAND, STANDARD and the caller's SPECIFIC charts of an active domain; 400
+        `domain_not_active`, `missing_required_attributes`; 403 when seller_id or x-caller-id is not the caller.
+        """
+        return chart_search.search_charts(g.caller_id, body, headers.get("caller_id"),
+                                          paging["offset"], paging["limit"])
+
+
+@blp.route("/catalog/charts/domains/search")
+class ChartDomainsSearch(MethodView):
+    @blp.auth("token")
+    @blp.errors(400, 404)
+    @blp.arguments(ChartDomainsSearchSchema)
+    @blp.response(200, DomainListSchema)
+    def post(self, body):
+        """List the chart domains that have charts of a type
+
+        Endpoint 26. Domain ids without site prefix.
+        """
+        return charts.domains_with_charts(body["site_id"], body["type"])
+
+
+@blp.route("/catalog/charts")
+class Charts(MethodView):
+    @blp.auth("token")
+    @blp.errors(400, 404)
+    @blp.arguments(ChartCreateSchema)
+    @blp.response(201, ChartSchema)
+    def post(self, body):
+        """Create a customized (SPECIFIC) size chart of the caller
+
+        Beyond the spec. Validated against the chart sheet: 400 `chart_validation_error` with `errors`.
+        """
+        return chart_writes.create_chart(g.caller_id, body)
+
+
+@blp.route("/catalog/charts/<chart_id>")
+class ChartById(MethodView):
+    @blp.auth("token")
+    @blp.errors(404)
+    @blp.response(200, ChartSchema)
+    def get(self, chart_id):
+        """Read a size chart with its rows
+
+        Beyond the spec. Another seller's SPECIFIC chart answers 403.
+        """
+        return charts.read_chart(chart_id, g.caller_id)
+
+    @blp.auth("token")
+    @blp.errors(400, 404)
+    @blp.arguments(ChartRenameSchema)
+    @blp.response(200, ChartSchema)
+    def put(self, body, chart_id):
+        """Rename a customized size chart
+
+        Beyond the spec. Only names change; BRAND and STANDARD charts are read-only (403).
+        """
+        return chart_writes.rename_chart(chart_id, g.caller_id, body["names"])
+
+    @blp.auth("token")
+    @blp.errors(404, 409)
+    @blp.response(200, ChartDeletedSchema)
+    def delete(self, chart_id):
+        """Delete a customized size chart that no listing uses
+
+        Beyond the spec. 409 `chart_in_use` while a listing's SIZE_GRID_ID names it.
+        """
+        return chart_writes.delete_chart(chart_id, g.caller_id)
+
+
+@blp.route("/catalog/charts/<chart_id>/rows")
+class ChartRows(MethodView):
+    @blp.auth("token")
+    @blp.errors(400, 404)
+    @blp.arguments(RowInputSchema)
+    @blp.response(201, ChartRowSchema)
+    def post(self, body, chart_id):
+        """Add a row to a customized size chart
+
+        Beyond the spec. At most 75 rows; the main size must be new.
+        """
+        return chart_writes.add_row(chart_id, g.caller_id, body["attributes"])
+
+
+@blp.route("/catalog/charts/<chart_id>/rows/<row_id>")
+class ChartRowById(MethodView):
+    @blp.auth("token")
+    @blp.errors(400, 404)
+    @blp.arguments(RowInputSchema)
+    @blp.response(200, ChartRowSchema)
+    def put(self, body, chart_id, row_id):
+        """Add values to a row of a customized size chart
+
+        Beyond the spec. Never changes the row's main size (400 `chart_validation_error`).
+        """
+        return chart_writes.update_row(chart_id, row_id, g.caller_id, body["attributes"])
