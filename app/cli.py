@@ -3,7 +3,7 @@ import json
 
 import click
 from flask import current_app
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 
 from app.db import connection
 from app.schema import create_schema, schema_status
@@ -87,6 +87,7 @@ def catalog_export(path):
 
 
 @click.command("demo")
+@with_appcontext
 def demo():
     """Load the demo bundle and print a token of each demo user."""
     from app.data.demo import build_demo_bundle
