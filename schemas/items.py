@@ -38,28 +38,28 @@ class ItemAttributeSchema(ma.Schema):
 
 
 class ItemSchema(ma.Schema):
-    id = fields.String(metadata={"example": "MLA100"})
-    site_id = fields.String(metadata={"example": "MLA"})
-    title = fields.String()
-    seller_id = fields.Integer(metadata={"example": 1001})
-    category_id = fields.String(metadata={"example": "MLA1747"})
-    domain_id = fields.String(metadata={"example": "MLA-BRAKE_PADS"})
-    official_store_id = fields.Integer(allow_none=True)
+    id = fields.String(metadata={"description": "Item identifier", "example": "MLA100"})
+    site_id = fields.String(metadata={"description": "Site of the listing", "example": "MLA"})
+    title = fields.String(metadata={"description": "Title of the listing"})
+    seller_id = fields.Integer(metadata={"description": "The seller's user id", "example": 1001})
+    category_id = fields.String(metadata={"description": "Category of the listing", "example": "MLA1747"})
+    domain_id = fields.String(metadata={"description": "Domain of the listing", "example": "MLA-BRAKE_PADS"})
+    official_store_id = fields.Integer(allow_none=True, metadata={"description": "Official store, or null"})
     status = fields.String(metadata={"description": "One of " + ", ".join(ITEM_STATUSES)})
-    price = fields.Float(allow_none=True)
-    currency_id = fields.String(allow_none=True)
+    price = fields.Float(allow_none=True, metadata={"description": "Price in currency_id"})
+    currency_id = fields.String(allow_none=True, metadata={"description": "Currency of the price"})
     tags = fields.List(fields.String(), metadata={
         "description": "incomplete_compatibilities: the item must report compatibilities; "
                        "pending_compatibilities: the item has compatibility suggestions"})
-    warranty = fields.String(allow_none=True)
-    catalog_product_id = fields.String(allow_none=True)
-    parent_item_id = fields.String(allow_none=True)
-    deal_ids = fields.List(fields.Raw())
-    automatic_relist = fields.Boolean()
-    date_created = UtcDateTime(metadata={"example": "2026-01-10T12:00:00Z"})
-    last_updated = UtcDateTime(metadata={"example": "2026-01-11T08:30:00Z"})
-    health = fields.Float(allow_none=True)
-    catalog_listing = fields.Boolean()
+    warranty = fields.String(allow_none=True, metadata={"description": "Warranty text"})
+    catalog_product_id = fields.String(allow_none=True, metadata={"description": "Catalog product, or null"})
+    parent_item_id = fields.String(allow_none=True, metadata={"description": "Item this one was relisted from"})
+    deal_ids = fields.List(fields.Raw(), metadata={"description": "Deals the item takes part in"})
+    automatic_relist = fields.Boolean(metadata={"description": "Whether the item relists itself"})
+    date_created = UtcDateTime(metadata={"description": "ISO 8601 UTC", "example": "2026-01-10T12:00:00Z"})
+    last_updated = UtcDateTime(metadata={"description": "ISO 8601 UTC", "example": "2026-01-11T08:30:00Z"})
+    health = fields.Float(allow_none=True, metadata={"description": "Listing quality score, 0 to 1"})
+    catalog_listing = fields.Boolean(metadata={"description": "Whether the item is a catalog listing"})
     attributes = fields.List(fields.Nested(ItemAttributeSchema), metadata={
         "description": "The item's attributes; HAS_COMPATIBILITIES is present exactly when the item "
                        "has at least one compatibility (the universal setting counts)"})
@@ -88,7 +88,7 @@ class ItemSearchSchema(ma.Schema):
     query = fields.String(allow_none=True, metadata={"description": "Free-text query; always null here"})
     filters = fields.Dict(metadata={"description": "The filters applied: tags, status, has_compatibilities"})
     results = fields.List(fields.String(), metadata={"description": "Item ids, ascending"})
-    paging = fields.Nested(PagingSchema)
+    paging = fields.Nested(PagingSchema, metadata={"description": "total, offset and limit"})
 
 
 class SummaryRequestSchema(StrictSchema):
@@ -103,9 +103,9 @@ class SummaryRequestSchema(StrictSchema):
 
 
 class SummarySchema(ma.Schema):
-    item_id = fields.String()
-    item_title = fields.String()
-    compatibilities_count = fields.Integer()
+    item_id = fields.String(metadata={"description": "Item identifier"})
+    item_title = fields.String(metadata={"description": "Title of the item"})
+    compatibilities_count = fields.Integer(metadata={"description": "Compatibilities counted (universal counts 1)"})
     compatibilities_claims_count = fields.Integer(metadata={
         "description": "Incompatibility claims against the item's compatibilities"})
     notes_count = fields.Integer(metadata={"description": "Compatibilities with a note"})
@@ -113,16 +113,20 @@ class SummarySchema(ma.Schema):
 
 
 class CardsRequestSchema(StrictSchema):
-    item_id = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    item_id = fields.String(required=True, validate=validate.Length(min=1, max=40),
+                            metadata={"description": "An item of the caller", "example": "MLA100"})
     product_id = fields.String(validate=validate.Length(min=1, max=40), metadata={
         "description": "Optional hint; when given it must be a product of the path's domain"})
     filters = fields.List(
         fields.String(validate=validate.OneOf(CARD_FILTERS, error="filters accept " + " and ".join(CARD_FILTERS))),
-        required=True, validate=validate.Length(min=1, error="filters must name REPUTATION and/or SUGGESTED"))
+        required=True, validate=validate.Length(min=1, error="filters must name REPUTATION and/or SUGGESTED"),
+        metadata={"description": "REPUTATION and/or SUGGESTED; one card per filter with a quantity above zero"})
 
 
 class CardSchema(ma.Schema):
-    title = fields.String(metadata={"example": "Tienes 3 sugerencias de compatibilidad"})
-    subtitle = fields.String()
-    filter = fields.String(metadata={"example": "SUGGESTED"})
-    quantity = fields.Integer(metadata={"example": 3})
+    title = fields.String(metadata={"description": "Display text with the quantity, in the site's language",
+                                    "example": "Tienes 3 sugerencias de compatibilidad"})
+    subtitle = fields.String(metadata={"description": "Display text: what to do"})
+    filter = fields.String(metadata={"description": "SUGGESTED or REPUTATION", "example": "SUGGESTED"})
+    quantity = fields.Integer(metadata={"description": "Pending suggestions, or compatibilities with claims",
+                                        "example": 3})

@@ -31,12 +31,14 @@ class CompatibilityStatusSchema(ma.Schema):
 
 
 class OrderSnapshotSchema(ma.Schema):
-    item_id = fields.String(metadata={"example": "MLA100"})
+    item_id = fields.String(metadata={"description": "The ordered item", "example": "MLA100"})
     product_id = fields.String(metadata={"description": "Vehicle selected before purchase; absent when none"})
     seller_id = fields.String(metadata={"description": "The item's seller, as a string", "example": "1001"})
-    user_selection = fields.Nested(UserSelectionSchema)
-    compatibility_status = fields.Nested(CompatibilityStatusSchema)
+    user_selection = fields.Nested(UserSelectionSchema, metadata={
+        "description": "The vehicle attributes the buyer chose (label_values)"})
+    compatibility_status = fields.Nested(CompatibilityStatusSchema, metadata={
+        "description": "What the buyer was told: CONFIRMED, INCOMPATIBLE or NO_USER_SELECTION"})
     compatibility_deleted = fields.Boolean(metadata={
         "description": "true when the seller deleted the compatibility of the selected vehicle after the sale"})
-    date_created = UtcDateTime()
+    date_created = UtcDateTime(metadata={"description": "ISO 8601 UTC", "example": "2026-02-01T10:00:00Z"})
     date_updated = UtcDateTime(metadata={"description": "Absent when the snapshot never changed"})
