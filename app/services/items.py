@@ -41,6 +41,13 @@ def get_item(item_id):
     return body
 
 
+def require_caller_is_user(caller_id, user_id):
+    """A user's item searches are theirs alone: 403 for anyone else."""
+    if caller_id != user_id:
+        raise ApiError(403, "forbidden", f"Caller {caller_id} may only search their own items, "
+                                         f"not those of user {user_id}")
+
+
 def search_seller_items(caller_id, seller_id, *, tags=None, status=None, has_compatibilities=None,
                         limit=50, offset=0):
     """Endpoints 4 and 5: the seller's item ids matching every filter, ascending by id.
@@ -48,9 +55,7 @@ def search_seller_items(caller_id, seller_id, *, tags=None, status=None, has_com
     Each filter is a column of the item row kept current by item_state, so the search is
     answered from the (seller, tag_*) and (seller, status, compatibilities_count) indexes.
     """
-    if caller_id != seller_id:
-        raise ApiError(403, "forbidden", f"Caller {caller_id} may only search their own items, "
-                                         f"not those of user {seller_id}")
+    require_caller_is_user(caller_id, seller_id)
     query = Item.select(Item.id).where(Item.seller == seller_id)
     filters = {}
     if tags:
