@@ -1,0 +1,103 @@
+"""Reading an item's compatibilities (endpoints 12 to 15): a few queries per call, never one
+per compatibility. Any valid token reads; only the seller sees notes still in moderation."""
+from peewee import JOIN
+
+from app.models import CategoryRule, Compatibility, CompatibilityRule, Product
+from app.services.compat_context import LOADABLE_TYPE, load_rules
+from app.services.errors import ApiError
+from app.services.ownership import require_item
+from app.services.reputation import claims_by_product
+
+VISIBLE_NOTE_STATUSES = ("APPROVED", "CHECKED")
+DEFAULT_PAGE = 50
+
+
+def _note(row, is_seller):
+    if row.note and (is_seller or row.note_status in VISIBLE_NOTE_STATUSES):
+        return row.note
+    return ""
+
+
+def _reputation(claims, red_claims):
+    return {"level": "RED" if claims >= red_claims else "GREEN", "claims_count": claims}
+
+
+def _entry(row, is_seller, claims, red_claims, extended=True):
+    entry = {"id": row.id, "domain_id": row.domain_id, "catalog_product_id": row.product_id,
+             "catalog_product_name": row.product.name if row.product_id else None, "source": row.source}
+    if extended:
+        entry["note"] = _note(row, is_seller)
+        if row.restrictions:
+            entry["restrictions"] = row.restrictions
+        if claims.get(row.product_id):
+            entry["reputation"] = _reputation(claims[row.product_id], red_claims)
+    return entry
+
+
+def _rows():
+    return (Compatibility.select(Compatibility, Product.id, Product.name)
+            .join(Product, JOIN.LEFT_OUTER, on=(Compatibility.product == Product.id)))
+
+
+def list_compatibilities(item_id, caller_id, extended, limit, offset, red_claims):
+    """Endpoint 12: every compatibility, or a page of them when limit or offset is given."""
+    item = require_item(item_id)
+    is_seller = item.seller_id == caller_id
+    query = (_rows().where(Compatibility.item == item_id, Compatibility.universal == False)  # noqa: E712
+             .order_by(Compatibility.date_created, Compatibility.product))
+    result = {}
+    if limit is not None or offset is not None:
+        limit = DEFAULT_PAGE if limit is None else limit
+        offset = offset or 0
+        result["paging"] = {"total": query.count(), "offset": offset, "limit": limit}
+        query = query.limit(limit).offset(offset)
+    claims = claims_by_product(item_id) if extended else {}
+    result["products"] = [_entry(row, is_seller, claims, red_claims, extended) for row in query]
+    result["catalog_compatibilities_count"] = (Compatibility.select().where(
+        Compatibility.item == item_id, Compatibility.source == "CATALOGO").count())
+    if Compatibility.select().where(Compatibility.item == item_id, Compatibility.universal == True).exists():  # noqa: E712
+        rules = load_rules(item)
+        result["universal"] = {"domain_ids": [d for d, (rule, _) in rules.items() if rule.type == LOADABLE_TYPE]}
+    return result
+
+
+def _compatibility(item_id, compatibility_id):
+    row = _rows().where(Compatibility.id == compatibility_id, Compatibility.item == item_id).first()
+    if row is None:
+        raise ApiError(404, "compatibility_not_found", f"Item {item_id} has no compatibility {compatibility_id}")
+    return row
+
+
+def get_compatibility(item_id, compatibility_id, caller_id, red_claims):
+    """Endpoint 13; note_status only for the item's seller."""
+    item = require_item(item_id)
+    row = _compatibility(item_id, compatibility_id)
+    is_seller = item.seller_id == caller_id
+    claims = claims_by_product(item_id) if row.product_id else {}
+    entry = _entry(row, is_seller, claims, red_claims)
+    if row.universal:
+        entry["universal"] = True
+    if is_seller:
+        entry["note_status"] = row.note_status
+    return entry
+
+
+def get_note(item_id, compatibility_id, caller_id):
+    """Endpoint 15: "" when there is no note, or it is still in moderation for another caller."""
+    item = require_item(item_id)
+    return {"note": _note(_compatibility(item_id, compatibility_id), item.seller_id == caller_id)}
+
+
+def extended_check(item_id):
+    """Endpoint 14: whether the item's category accepts notes and restrictions."""
+    item = require_item(item_id)
+    settings = list(CategoryRule.select(CategoryRule.note_status, CategoryRule.restrictions_status)
+                    .join(CompatibilityRule)
+                    .where(CategoryRule.category == item.category_id,
+                           CompatibilityRule.domain == item.domain_id,
+                           CompatibilityRule.type == LOADABLE_TYPE))
+
+    def flag(attr):
+        return "true" if any(getattr(s, attr) == "ENABLED" for s in settings) else "false"
+
+    return {"note": flag("note_status"), "restrictions": flag("restrictions_status")}

@@ -1,0 +1,175 @@
+"""Request bodies of the compatibility writes (endpoints 2, 8, 9, 10, 18, 19)."""
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from schemas.common import StrictSchema
+
+ID_PATTERN = r"^[A-Z]{3}\d+$"
+DOMAIN_PATTERN = r"^[A-Z]{3}-[A-Z0-9_]+$"
+CREATION_SOURCES = ("DEFAULT", "ITEM_SUGGESTIONS", "NEW_VEHICLES")
+NOTE_MAX = 500
+COMMENT_MAX = 255
+
+
+def product_id(**kwargs):
+    return fields.String(validate=validate.Regexp(ID_PATTERN, error="must be a product id such as MLA15947826"),
+                         **kwargs)
+
+
+def domain_id(**kwargs):
+    return fields.String(validate=validate.Regexp(DOMAIN_PATTERN, error="must be a domain id such as "
+                                                  "MLA-CARS_AND_VANS"), **kwargs)
+
+
+def creation_source(required):
+    return fields.String(required=required, validate=validate.OneOf(CREATION_SOURCES), metadata={
+        "description": "Flow that creates the compatibility: " + ", ".join(CREATION_SOURCES)})
+
+
+class RestrictionValueInSchema(StrictSchema):
+    value_id = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    value_name = fields.String(metadata={"description": "Ignored: the catalog's name is stored"})
+    value_code = fields.Integer(metadata={"description": "Ignored (accepted so that an echo can be resent)"})
+
+
+class RestrictionGroupInSchema(StrictSchema):
+    values = fields.List(fields.Nested(RestrictionValueInSchema), required=True,
+                         validate=validate.Length(min=1))
+
+
+class RestrictionInSchema(StrictSchema):
+    attribute_id = fields.String(required=True, validate=validate.Length(min=1, max=100),
+                                 metadata={"description": "From endpoint 7, e.g. POSITION"})
+    attribute_code = fields.Integer(metadata={"description": "Ignored (accepted so that an echo can be resent)"})
+    attribute_values = fields.List(fields.Nested(RestrictionGroupInSchema), required=True,
+                                   validate=validate.Length(min=1),
+                                   metadata={"description": "Alternative groups (at most 4, of at most 4 values)"})
+
+
+def note_field():
+    return fields.String(validate=validate.Length(max=NOTE_MAX), metadata={
+        "description": f"Conditions of the compatibility (at most {NOTE_MAX} characters); \"\" removes it"})
+
+
+def restrictions_field():
+    return fields.List(fields.Nested(RestrictionInSchema), metadata={
+        "description": "Position restrictions; [] removes them"})
+
+
+class FamilyValueSchema(StrictSchema):
+    id = fields.String()
+    name = fields.String()
+
+
+class FamilyAttributeSchema(StrictSchema):
+    id = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    value_id = fields.String(validate=validate.Length(min=1, max=100))
+    value_name = fields.String(validate=validate.Length(min=1, max=255))
+    value_ids = fields.List(fields.String(validate=validate.Length(min=1, max=100)),
+                            validate=validate.Length(min=1, max=200))
+    values = fields.List(fields.Nested(FamilyValueSchema), validate=validate.Length(min=1, max=200),
+                         metadata={"description": "Delete form: any of these {id, name}"})
+
+    @validates_schema
+    def one_value(self, data, **kwargs):
+        given = [k for k in ("value_id", "value_name", "value_ids", "values") if k in data]
+        if len(given) != 1:
+            raise ValidationError("give exactly one of value_id, value_name or value_ids", "value_id")
+        for value in data.get("values", ()):
+            if not value.get("id") and not value.get("name"):
+                raise ValidationError("each value needs an id or a name", "values")
+
+
+class FamilyElementSchema(StrictSchema):
+    domain_id = domain_id(required=True)
+    creation_source = creation_source(required=False)
+    attributes = fields.List(fields.Nested(FamilyAttributeSchema), required=True,
+                             validate=validate.Length(min=1, max=20))
+    note = note_field()
+    restrictions = restrictions_field()
+
+
+class FamilyCreateElementSchema(FamilyElementSchema):
+    creation_source = creation_source(required=True)
+
+
+class ProductElementSchema(StrictSchema):
+    id = product_id(required=True)
+    creation_source = creation_source(required=False)
+    note = note_field()
+    restrictions = restrictions_field()
+
+
+class ProductCreateElementSchema(ProductElementSchema):
+    creation_source = creation_source(required=True)
+
+
+class ProductsGroupSchema(StrictSchema):
+    ids = fields.List(product_id(), required=True, validate=validate.Length(min=1))
+    creation_source = creation_source(required=True)
+    note = note_field()
+    restrictions = restrictions_field()
+
+
+class ItemToCopySchema(StrictSchema):
+    item_id = fields.String(required=True, validate=validate.Regexp(ID_PATTERN, error="must be an item id"))
+    extended_information = fields.Boolean(load_default=False, metadata={
+        "description": "Copy notes and restrictions too"})
+
+
+class CompatibilitiesCreateSchema(StrictSchema):
+    """Endpoint 8 (products, groups, families or universal) and 9 (item_to_copy alone)."""
+    products = fields.List(fields.Nested(ProductCreateElementSchema))
+    products_group = fields.List(fields.Nested(ProductsGroupSchema))
+    products_families = fields.List(fields.Nested(FamilyCreateElementSchema))
+    universal = fields.Boolean(metadata={"description": "true sets the universal setting (with no products)"})
+    item_to_copy = fields.Nested(ItemToCopySchema, metadata={
+        "description": "Copy the compatibilities of another item of the caller (target without compatibilities)"})
+
+
+class PutCreateSchema(CompatibilitiesCreateSchema):
+    pass
+
+
+class PutUpdateSchema(StrictSchema):
+    products = fields.List(fields.Nested(ProductElementSchema))
+    products_families = fields.List(fields.Nested(FamilyElementSchema))
+
+
+class PutDeleteSchema(StrictSchema):
+    products = fields.List(fields.Nested(ProductElementSchema))
+    products_families = fields.List(fields.Nested(FamilyElementSchema))
+    universal = fields.Boolean(metadata={"description": "true removes the universal setting"})
+
+
+class CompatibilitiesPutSchema(StrictSchema):
+    create = fields.Nested(PutCreateSchema)
+    update = fields.Nested(PutUpdateSchema)
+    delete = fields.Nested(PutDeleteSchema)
+
+    @validates_schema
+    def some_section(self, data, **kwargs):
+        if not data:
+            raise ValidationError("send at least one of create, update or delete", "create")
+
+
+class FamilyDeleteSchema(StrictSchema):
+    domain_id = domain_id(required=True)
+    attributes = fields.List(fields.Nested(FamilyAttributeSchema), required=True,
+                             validate=validate.Length(min=1, max=20))
+
+
+class CompatibilitiesDeleteSchema(StrictSchema):
+    """Endpoint 18; without a body (endpoint 17) every seller compatibility is deleted."""
+    products_families = fields.List(fields.Nested(FamilyDeleteSchema),
+                                    validate=validate.Length(min=1))
+
+
+class FamilyCountSchema(StrictSchema):
+    domain_id = domain_id(required=True)
+    attributes = fields.List(fields.Nested(FamilyAttributeSchema), required=True,
+                             validate=validate.Length(min=1, max=20))
+
+
+class ExceptionCreateSchema(StrictSchema):
+    comment = fields.String(required=True, validate=validate.Length(
+        min=1, max=COMMENT_MAX, error=f"comment must have 1 to {COMMENT_MAX} characters"))
