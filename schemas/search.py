@@ -27,7 +27,8 @@ class SearchQueryArgsSchema(PagingQuerySchema):
         metadata={"description": "Order of the results: " + ", ".join(SORT_IDS)},
     )
     category = fields.String(
-        validate=validate.Length(min=1, max=40),
+        validate=validate.Regexp(r"^[^\x00-\x1f]{1,40}$",
+                                 error="category must be a category id of at most 40 characters"),
         metadata={"description": "Only items of this category of the site (an id of available_filters)",
                   "example": "MLA1747"},
     )

@@ -4,7 +4,7 @@ from peewee import fn
 from app.models import Category, Item
 from app.services import search_index
 from app.services.common import get_site
-from app.services.errors import bad_request
+from app.services.errors import bad_request, not_found
 
 SORTS = ("relevance", "price_asc", "price_desc")
 _SORT_NAMES = {
@@ -16,6 +16,8 @@ _CATEGORY_FILTER_NAMES = {"es": "Categorías", "pt": "Categorias"}
 
 def search_items(site_id, q, *, limit, offset, sort="relevance", category_id=None):
     """One page of the site's active items whose titles hold every word of `q`."""
+    if "\x00" in site_id:  # PostgreSQL refuses NUL in a string parameter, and no site id holds one
+        raise not_found("site_not_found", f"Site {site_id!r} does not exist")
     site = get_site(site_id)
     language = site.language if site.language in _SORT_NAMES else "es"
     category = _category_of_site(site.id, category_id) if category_id else None

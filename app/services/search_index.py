@@ -14,6 +14,7 @@ from app.db import db, is_postgres
 FTS_TABLE = "item_search"
 KEY_TABLE = "item_search_key"
 PG_COLUMN = "search_vector"
+TRIGGERS = ("item_search_ai", "item_search_au", "item_search_ad")
 
 
 # Letters unicode61 leaves as they are although they decompose; PostgreSQL must not fold them either.
@@ -70,23 +71,29 @@ class SearchText(Model):
 def _sqlite_ddl():
     fts_row = (f"INSERT INTO {FTS_TABLE}(rowid, title) "
                f"SELECT docid, new.title FROM {KEY_TABLE} WHERE item_id = new.id;")
+    # No OR IGNORE: the statement firing a trigger imposes its own conflict policy (an upsert's is
+    # ABORT), so the trigger bodies are written never to conflict.
+    add_key = (f"INSERT INTO {KEY_TABLE}(item_id) SELECT new.id "
+               f"WHERE NOT EXISTS (SELECT 1 FROM {KEY_TABLE} WHERE item_id = new.id);")
     drop_row = f"DELETE FROM {FTS_TABLE} WHERE rowid = (SELECT docid FROM {KEY_TABLE} WHERE item_id = {{}}.id);"
     return [
+        # Triggers are recreated every time, so a database always runs this version's definitions.
+        *(f"DROP TRIGGER IF EXISTS {name}" for name in TRIGGERS),
         f"CREATE TABLE IF NOT EXISTS {KEY_TABLE} "
         "(docid INTEGER PRIMARY KEY, item_id VARCHAR(40) NOT NULL UNIQUE)",
         # prefix='2 3': the prefix terms every query word becomes are answered from the index.
         f"CREATE VIRTUAL TABLE IF NOT EXISTS {FTS_TABLE} USING fts5("
         "title, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')",
         # The delete first: INSERT OR REPLACE removes the old row without firing delete triggers.
-        f"CREATE TRIGGER IF NOT EXISTS item_search_ai AFTER INSERT ON item BEGIN "
+        f"CREATE TRIGGER item_search_ai AFTER INSERT ON item BEGIN "
         f"{drop_row.format('new')} "
-        f"INSERT OR IGNORE INTO {KEY_TABLE}(item_id) VALUES (new.id); {fts_row} END",
-        f"CREATE TRIGGER IF NOT EXISTS item_search_au AFTER UPDATE OF id, title ON item "
+        f"{add_key} {fts_row} END",
+        f"CREATE TRIGGER item_search_au AFTER UPDATE OF id, title ON item "
         "WHEN old.id IS NOT new.id OR old.title IS NOT new.title BEGIN "
         f"{drop_row.format('old')} "
         f"UPDATE {KEY_TABLE} SET item_id = new.id WHERE item_id = old.id; "
-        f"INSERT OR IGNORE INTO {KEY_TABLE}(item_id) VALUES (new.id); {fts_row} END",
-        f"CREATE TRIGGER IF NOT EXISTS item_search_ad AFTER DELETE ON item BEGIN "
+        f"{add_key} {fts_row} END",
+        f"CREATE TRIGGER item_search_ad AFTER DELETE ON item BEGIN "
         f"{drop_row.format('old')} DELETE FROM {KEY_TABLE} WHERE item_id = old.id; END",
     ]
 
