@@ -72,10 +72,11 @@ class SearchFilterSchema(ma.Schema):
 
 
 class SearchResponseSchema(ma.Schema):
-    site_id = fields.String()
+    site_id = fields.String(metadata={"description": "Site searched", "example": "MLA"})
     query = fields.String(metadata={"description": "The q argument as received"})
-    paging = fields.Nested(PagingSchema)
-    results = fields.List(fields.Nested(SearchResultSchema))
+    paging = fields.Nested(PagingSchema, metadata={"description": "total results, offset and limit of this page"})
+    results = fields.List(fields.Nested(SearchResultSchema),
+                          metadata={"description": "This page of active items whose titles hold every word"})
     sort = fields.Nested(SearchSortSchema, metadata={"description": "The sort applied"})
     available_sorts = fields.List(fields.Nested(SearchSortSchema),
                                   metadata={"description": "The other sorts"})
