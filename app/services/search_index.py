@@ -112,8 +112,12 @@ def _pg_document_expression():
 def ensure_search_index():
     """Create the index of the database in use if it is missing, and fill it from existing items."""
     if is_postgres():
-        db.execute_sql(f"ALTER TABLE item ADD COLUMN IF NOT EXISTS {PG_COLUMN} tsvector "
-                       f"GENERATED ALWAYS AS ({_pg_document_expression()}) STORED")
+        # Checked first because ALTER TABLE locks the whole table even when it has nothing to do.
+        exists = db.execute_sql("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+                                "AND table_name = 'item' AND column_name = %s", (PG_COLUMN,)).fetchone()
+        if not exists:
+            db.execute_sql(f"ALTER TABLE item ADD COLUMN {PG_COLUMN} tsvector "
+                           f"GENERATED ALWAYS AS ({_pg_document_expression()}) STORED")
         db.execute_sql(f"CREATE INDEX IF NOT EXISTS item_search_vector_gin ON item USING GIN ({PG_COLUMN})")
         return
     existed = db.table_exists(FTS_TABLE)
