@@ -121,6 +121,15 @@ def _chart_sheet(chart):
     return _sheet_for(get_domain(f"{chart.site_id}-{chart.domain_id}"), chart.attributes, cv.Problems())
 
 
+def _check_row_measures(chart, sheet, others, row, problems):
+    """The row's measures agree with the chart's; a chart without measures takes the row's."""
+    current = chart.measure_type or cv.check_measures(sheet, others, None, cv.Problems())
+    measure_type = cv.check_measures(sheet, [row], current, problems)
+    problems.raise_if_any()
+    if measure_type != chart.measure_type:
+        Chart.update(measure_type=measure_type).where(Chart.id == chart.id).execute()
+
+
 def add_row(chart_id, caller_id, attributes):
     """POST /catalog/charts/{id}/rows: one more row, at the end."""
     with write_transaction():
@@ -131,8 +140,7 @@ def add_row(chart_id, caller_id, attributes):
             problems.raise_if_any()
         (clean,) = _check_rows(sheet, chart.main_attribute_id, [attributes], problems,
                                existing=[r.attributes for r in rows])
-        cv.check_measures(sheet, [r.attributes for r in rows] + [clean], chart.measure_type, problems)
-        problems.raise_if_any()
+        _check_row_measures(chart, sheet, [r.attributes for r in rows], clean, problems)
         position = max((r.position for r in rows), default=0) + 1
         row = ChartRow.create(id=f"{chart.id}:{position}", chart=chart.id, position=position, attributes=clean)
         return row_dict(row, chart.main_attribute_id)
@@ -157,9 +165,7 @@ def update_row(chart_id, row_id, caller_id, attributes):
         merged = [a for a in row.attributes if a.get("id") not in sent_ids] + \
                  [a for a in attributes if a.get("id") != main_id]
         (clean,) = _check_rows(sheet, main_id, [merged], problems)
-        others = [r.attributes for r in rows if r.id != row.id]
-        cv.check_measures(sheet, others + [clean], chart.measure_type, problems)
-        problems.raise_if_any()
+        _check_row_measures(chart, sheet, [r.attributes for r in rows if r.id != row.id], clean, problems)
         ChartRow.update(attributes=clean).where(ChartRow.id == row.id).execute()
         row.attributes = clean
         return row_dict(row, main_id)
