@@ -61,4 +61,4 @@ class ChartFilterValue(BaseModel):
 
     class Meta:
         primary_key = False
-        indexes = ((("attribute_id", "value_key", "chart"), False), (("chart",), False))
+        indexes = ((("attribute_id", "value_key", "chart"), False), (("chart", "attribute_id"), False))
