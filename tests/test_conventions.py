@@ -254,3 +254,16 @@ def test_openapi_documents_the_error_object_and_bearer_auth(client):
 
 def test_docs_page_is_served(client):
     assert client.get("/docs").status_code == 200
+
+
+# --- hostile characters -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("request_args", [
+    {"path": "/currencies/A%00B"},
+    {"path": "/sites/MLA/search", "query_string": {"q": "freno\x00"}},
+    {"path": "/oauth/token", "method": "POST", "data": {"grant_type": "client_credentials\x00"}},
+    {"path": "/oauth/token", "method": "POST", "json": {"client_id": "55\x0001"}},
+])
+def test_nul_characters_are_refused_with_400_on_every_database(client, request_args):
+    response = client.open(**request_args)
+    assert_error(response, 400, "invalid_characters")
