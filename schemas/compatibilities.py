@@ -16,6 +16,13 @@ class OutSchema(ma.Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
+    def get_attribute(self, obj, attr, default):
+        # Keys only: marshmallow falls back to attributes, and dict.update / dict.values would
+        # dump as sections of their own.
+        if isinstance(obj, dict):
+            return obj.get(attr, default)
+        return super().get_attribute(obj, attr, default)
+
 
 class CodedRestrictionValueSchema(OutSchema):
     value_id = fields.String()

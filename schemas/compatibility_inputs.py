@@ -1,13 +1,23 @@
 """Request bodies of the compatibility writes (endpoints 2, 8, 9, 10, 18, 19)."""
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from schemas.common import StrictSchema
+from schemas.common import StrictSchema as _StrictSchema
 
 ID_PATTERN = r"^[A-Z]{3}\d+$"
 DOMAIN_PATTERN = r"^[A-Z]{3}-[A-Z0-9_]+$"
 CREATION_SOURCES = ("DEFAULT", "ITEM_SUGGESTIONS", "NEW_VEHICLES")
 NOTE_MAX = 500
 COMMENT_MAX = 255
+
+
+class StrictSchema(_StrictSchema):
+    """Strict on load; on dump (the PUT echo) reads dict keys only, so that a `values` or
+    `update` key missing from the data never dumps dict.values or dict.update."""
+
+    def get_attribute(self, obj, attr, default):
+        if isinstance(obj, dict):
+            return obj.get(attr, default)
+        return super().get_attribute(obj, attr, default)
 
 
 def product_id(**kwargs):
