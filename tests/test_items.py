@@ -168,5 +168,31 @@ def test_search_of_another_users_items_is_forbidden(client, loaded):
     assert_error(response, 403, "forbidden")
 
 
+def test_search_checks_the_caller_before_the_parameters(client, loaded):
+    response = search(client, {"tags": "bogus"}, seller=OTHER_SELLER, token=TOKENS[SELLER])
+    assert_error(response, 403, "forbidden")
+
+
 def test_search_needs_a_token(client, loaded):
     assert_error(client.get(f"/users/{SELLER}/items/search"), 401, "invalid_token")
+
+
+# --- documentation ----------------------------------------------------------------------
+
+DOCUMENTED_ERRORS = {
+    ("get", "/catalog/dumps/domains/{site_id}/compatibilities"): {"404"},
+    ("get", "/catalog_compatibilities/restrictions/values"): {"400", "401", "404"},
+    ("get", "/items/{item_id}"): {"401", "404"},
+    ("get", "/users/{seller_id}/items/search"): {"400", "401", "403"},
+    ("post", "/items/compatibilities_summary"): {"400", "401", "403", "404"},
+    ("post", "/items/catalog_domains/{domain_id}/compatibilities/cards"): {"400", "401", "403", "404"},
+    ("post", "/catalog_domains/{domain_id}/compatibilities/cards"): {"400", "401", "403", "404"},
+    ("get", "/compats-snapshots/orders/{order_id}"): {"400", "401", "403"},
+}
+
+
+@pytest.mark.parametrize("method, path", sorted(DOCUMENTED_ERRORS))
+def test_read_endpoints_document_their_error_statuses(client, method, path):
+    operation = client.get("/openapi.json").get_json()["paths"][path][method]
+    assert DOCUMENTED_ERRORS[(method, path)] <= set(operation["responses"])
+    assert "Errors" in operation["description"]
