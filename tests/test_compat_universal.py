@@ -53,11 +53,6 @@ def test_nothing_to_add_is_400_with_the_spec_message(client, body):
 
 
 def test_universal_rejected_when_item_has_compatibilities(client):
-    error = assert_error(post(client, UNIVERSAL, item_id="MLA101"), 400, "universal_not_allowed")
-    assert "MLA1747" in error["message"]
-
-
-def test_universal_rejected_when_item_has_specific_compatibilities(app, client, load_bundle):
     assert post(client, {"products": [product("MLA90001")]}).status_code == 200
     error = assert_error(post(client, UNIVERSAL), 400, "item_has_compatibilities")
     assert "removed" in error["message"]

@@ -153,7 +153,8 @@ class ItemCompatibilityException(MethodView):
         return compat_exception.get_exception(item_id)
 
     @blp.auth("token", **WRITE_AUTH)
-    @blp.errors(400, 404)
+    @compat_writes
+    @blp.errors(400, 404, 429)
     @blp.arguments(ExceptionCreateSchema)
     @blp.response(200, CompatibilityExceptionSchema)
     def post(self, body, item_id):
@@ -162,7 +163,7 @@ class ItemCompatibilityException(MethodView):
         Endpoint 19. Errors: 400 `validation_error` (comment missing or over 255 characters),
         `item_not_active`, `item_has_compatibilities`, `category_without_compatibilities`,
         `exception_already_reported`, `invalid_item_id`; 403 `invalid_token`, `forbidden`;
-        404 `item_not_found`.
+        404 `item_not_found`; 429 `local_rate_limited`.
         """
         return compat_exception.report_exception(item_id, body["comment"])
 
