@@ -4,10 +4,10 @@ import datetime
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from schemas.bundle import ITEM_STATUSES
 from schemas.common import PagingQuerySchema, PagingSchema, StrictSchema
 
 SEARCH_TAGS = ("incomplete_compatibilities", "pending_compatibilities")
-ITEM_STATUSES = ("active", "paused", "closed", "under_review", "inactive")
 CARD_FILTERS = ("REPUTATION", "SUGGESTED")
 
 
