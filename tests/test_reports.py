@@ -64,6 +64,26 @@ def test_summary_accepts_the_items_own_domain(client, loaded):
     assert body[0]["compatibilities_count"] == 3 and body[0]["compatibilities_claims_count"] == 3
 
 
+def test_summary_for_a_vehicle_domain_counts_only_that_domains_compatibilities(client, load_bundle):
+    bundle = reads_bundle()
+    bundle["domains"].append({"id": "MLA-MOTORCYCLES", "site_id": "MLA", "name": "Motos"})
+    bundle["domain_compatibilities"][1]["compatibilities"].append(
+        {"compatible_domain_id": "MLA-MOTORCYCLES", "type": "EXTENSION", "required": False, "restrictions": [],
+         "categories": [{"id": "MLA1747", "required": False, "note_status": "ENABLED",
+                         "restrictions_status": "ENABLED", "universal_status": "DISABLED"}]})
+    bundle["products"] += [
+        {"id": "MLA7000", "domain_id": "MLA-MOTORCYCLES", "site_id": "MLA", "name": "Honda CG", "attributes": []},
+        {"id": "MLA7001", "domain_id": "MLA-MOTORCYCLES", "site_id": "MLA", "name": "Honda CG 150",
+         "parent_id": "MLA7000", "attributes": []}]
+    bundle["compatibilities"].append({"item_id": "MLA100", "product_id": "MLA7001", "note": "Solo freno trasero"})
+    load_bundle(bundle)
+    counts = {domain: summary(client, ["MLA100"], domain_id=domain).get_json()[0]
+              for domain in ("MLA-CARS_AND_VANS", "MLA-MOTORCYCLES", "MLA-BRAKE_PADS")}
+    assert {d: (c["compatibilities_count"], c["notes_count"], c["compatibilities_claims_count"])
+            for d, c in counts.items()} == {"MLA-CARS_AND_VANS": (3, 2, 3), "MLA-MOTORCYCLES": (1, 1, 0),
+                                            "MLA-BRAKE_PADS": (4, 3, 3)}
+
+
 def test_summary_answers_a_repeated_item_once(client, loaded):
     assert [r["item_id"] for r in summary(client, ["MLA100", "MLA101", "MLA100"]).get_json()] == [
         "MLA100", "MLA101"]
@@ -164,6 +184,10 @@ def test_cards_of_another_sellers_item_are_forbidden(client, loaded):
 
 def test_cards_of_an_unknown_item_answer_404(client, loaded):
     assert_error(cards(client, "MLA999", ["SUGGESTED"]), 404, "item_not_found")
+
+
+def test_cards_reject_a_malformed_item_id(client, loaded):
+    assert_error(cards(client, "item-100", ["SUGGESTED"]), 400, "invalid_item_id")
 
 
 def test_cards_of_an_unknown_domain_answer_404(client, loaded):
