@@ -1,7 +1,7 @@
 """The catalog bundle (import-format.md): `import_bundle` validates a whole bundle, then writes
 it in one transaction; `export_bundle` writes the database back in the same format."""
-from app.db import write_transaction
-from app.models import Item
+from app.db import db, is_postgres, write_transaction
+from app.models import ALL_MODELS, Item
 from app.schema import create_schema
 from app.services.bundle import load, load_items
 from app.services.bundle.export import export_bundle
@@ -21,6 +21,7 @@ LOADERS = [
     ("chart_domains", load_items.load_chart_domains), ("technical_specs", load_items.load_technical_specs),
     ("charts", load_items.load_charts), ("domain_discovery", load_items.load_domain_discovery),
 ]
+BULK_RECORDS = 10_000
 ITEM_SECTIONS = ("items", "compatibilities", "suggestions", "exceptions")
 
 __all__ = ["BundleError", "import_bundle", "export_bundle"]
@@ -51,7 +52,16 @@ def import_bundle(bundle):
             if sections.get(name):
                 loader(sections[name], ctx)
         _refresh_derived_state(sections)
+        _analyze_after_bulk_load(sections)
     return {name: len(sections.get(name) or ()) for name, _ in LOADERS if name in sections}
+
+
+def _analyze_after_bulk_load(sections):
+    """PostgreSQL plans with the statistics it had before the load; a table that grew from
+    empty to 500,000 rows would be scanned whole by the next IN lookup (the re-import's among
+    them) until autovacuum catches up."""
+    if is_postgres() and sum(len(records) for records in sections.values()) >= BULK_RECORDS:
+        db.execute_sql("ANALYZE " + ", ".join(f'"{m._meta.table_name}"' for m in ALL_MODELS))
 
 
 def _refresh_derived_state(sections):

@@ -18,21 +18,7 @@ from app.models import (
 from app.models.base import utcnow
 from app.services import auth
 from app.services.bundle.lookup import chunks
-
-MAX_ROWS = 1000
-MAX_VARIABLES = 30000  # SQLite allows 32766 bound variables per statement
-
-
-def insert_rows(model, fields, rows, conflict_target=None, preserve=None, ignore=False):
-    """INSERT rows (tuples in `fields` order) in chunks, as upserts when a conflict target is given."""
-    size = max(1, min(MAX_ROWS, MAX_VARIABLES // len(fields)))
-    for chunk in chunks(rows, size):
-        query = model.insert_many(chunk, fields=fields)
-        if ignore or (conflict_target and not preserve):
-            query = query.on_conflict_ignore()
-        elif conflict_target:
-            query = query.on_conflict(conflict_target=conflict_target, preserve=preserve)
-        query.execute()
+from app.services.bundle.sql import insert_rows
 
 
 def upsert(model, fields, rows, key, keep_when_missing=()):
@@ -169,14 +155,40 @@ def load_restriction_values(records, ctx):
 
 
 def load_products(records, ctx):
-    upsert(Product, ["id", "domain", "site", "name", "parent_id"],
-           [(r["id"], r["domain_id"], ctx.site_of_product(r), r["name"], r.get("parent_id")) for r in records],
-           ["id"])
-    delete_in(ProductAttribute, ProductAttribute.product, [r["id"] for r in records])
+    """Products and their attribute rows. Only the products that differ from the stored ones
+    are written, so re-importing a large unchanged catalog costs reads, not rewrites."""
+    products = {r["id"]: (r["domain_id"], ctx.site_of_product(r), r["name"], r.get("parent_id")) for r in records}
+    attributes = {r["id"]: [(r["domain_id"], r.get("parent_id") is not None, a["id"], a.get("value_id"),
+                             a.get("value_name"), _lower(a.get("value_name")), n)
+                            for n, a in enumerate(r["attributes"])] for r in records}
+    stored_products, stored_attributes = _stored_products(list(products))
+    product_fields = ["id", "domain", "site", "name", "parent_id"]
+    insert_rows(Product, product_fields, [(pid, *row) for pid, row in products.items() if pid not in stored_products])
+    upsert(Product, product_fields, [(pid, *row) for pid, row in products.items()
+                                     if pid in stored_products and stored_products[pid] != row], ["id"])
+    changed = [pid for pid, rows in attributes.items() if stored_attributes.get(pid, []) != rows]
+    delete_in(ProductAttribute, ProductAttribute.product, [pid for pid in changed if pid in stored_attributes])
     fields = [ProductAttribute.product, ProductAttribute.domain_id, ProductAttribute.is_child,
               ProductAttribute.attribute_id, ProductAttribute.value_id, ProductAttribute.value_name,
               ProductAttribute.value_key, ProductAttribute.position]
-    rows = [(r["id"], r["domain_id"], r.get("parent_id") is not None, a["id"], a.get("value_id"),
-             a.get("value_name"), a["value_name"].lower() if a.get("value_name") is not None else None, n)
-            for r in records for n, a in enumerate(r["attributes"])]
-    insert_rows(ProductAttribute, fields, rows)
+    insert_rows(ProductAttribute, fields, [(pid, *row) for pid in changed for row in attributes[pid]])
+
+
+def _lower(text):
+    return text.lower() if text is not None else None
+
+
+def _stored_products(ids):
+    products, attributes = {}, {}
+    for chunk in chunks(ids):
+        query = Product.select(Product.id, Product.domain, Product.site, Product.name, Product.parent_id).where(
+            Product.id.in_(chunk))
+        products.update((pid, tuple(rest)) for pid, *rest in query.tuples().iterator())
+        query = ProductAttribute.select(
+            ProductAttribute.product, ProductAttribute.domain_id, ProductAttribute.is_child,
+            ProductAttribute.attribute_id, ProductAttribute.value_id, ProductAttribute.value_name,
+            ProductAttribute.value_key, ProductAttribute.position).where(
+            ProductAttribute.product.in_(chunk)).order_by(ProductAttribute.product, ProductAttribute.position)
+        for pid, domain_id, is_child, *rest in query.tuples().iterator():
+            attributes.setdefault(pid, []).append((domain_id, bool(is_child), *rest))
+    return products, attributes

@@ -17,9 +17,10 @@ from app.models import (
     Suggestion,
     TechnicalSpec,
 )
-from app.services.bundle.load import delete_in, insert_rows, upsert
+from app.services.bundle.load import delete_in, upsert
 from app.services.bundle.lookup import chunks
 from app.services.bundle.refs_items import chart_row_ids
+from app.services.bundle.sql import insert_rows
 
 ITEM_FIELDS = ["id", "site", "title", "seller", "category", "domain", "status", "price", "currency_id",
                "official_store_id", "warranty", "catalog_product_id", "parent_item_id", "deal_ids",

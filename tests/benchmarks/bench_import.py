@@ -1,0 +1,78 @@
+"""Times the catalog import of a synthetic bundle of vehicle products (5 attributes each).
+
+    python -m tests.benchmarks.bench_import --products 100000 [--database-url URL]
+
+Imports into a fresh SQLite file, and also into the PostgreSQL database named by
+--database-url (use a throwaway, empty database), then imports the same bundle again (every
+record replaced) and prints seconds and products/s for both runs.
+"""
+import argparse
+import os
+import tempfile
+import time
+
+from app import create_app
+from app.db import connection
+from app.models import Product, ProductAttribute
+from app.services.bundle import import_bundle
+
+CHILDREN_PER_PARENT = 9
+
+
+def synthetic_bundle(count):
+    """`count` products of MLA-CARS_AND_VANS: one parent per 9 children, 5 attributes each."""
+    products, parent_id = [], None
+    for n in range(count):
+        brand, model, year = n % 40, (n // 40) % 25, 1990 + n % 35
+        attributes = [{"id": "BRAND", "value_id": f"B{brand}", "value_name": f"Marca {brand}"},
+                      {"id": "MODEL", "value_id": f"M{brand}-{model}", "value_name": f"Modelo {model}"},
+                      {"id": "VEHICLE_YEAR", "value_id": str(year), "value_name": str(year)},
+                      {"id": "SHORT_VERSION", "value_id": f"V{n % 50}", "value_name": f"{1.0 + n % 20 / 10:.1f}"},
+                      {"id": "ENGINE", "value_id": f"E{n % 30}", "value_name": f"Motor {n % 30}"}]
+        product = {"id": f"MLA{n:09d}", "domain_id": "MLA-CARS_AND_VANS", "name": f"Vehículo {n}",
+                   "attributes": attributes}
+        if n % (CHILDREN_PER_PARENT + 1) == 0:
+            parent_id = product["id"]
+        else:
+            product["parent_id"] = parent_id
+        products.append(product)
+    return {
+        "currencies": [{"id": "ARS", "description": "Peso argentino", "symbol": "$", "decimal_places": 2}],
+        "sites": [{"id": "MLA", "name": "Argentina", "default_currency_id": "ARS"}],
+        "domains": [{"id": "MLA-CARS_AND_VANS", "site_id": "MLA", "name": "Autos y camionetas"}],
+        "products": products,
+    }
+
+
+def run(label, database_url, bundle):
+    app = create_app({"DATABASE_URL": database_url})
+    count = len(bundle["products"])
+    with app.app_context(), connection():
+        if Product.table_exists() and Product.select().exists():
+            raise SystemExit(f"{label}: the database already has products; give an empty one")
+        for attempt in ("first import", "re-import"):
+            started = time.perf_counter()
+            import_bundle(bundle)
+            seconds = time.perf_counter() - started
+            print(f"{label:10} {attempt:12} {count:>8} products  {seconds:7.2f} s  "
+                  f"{count / seconds:>9,.0f} products/s", flush=True)
+        assert Product.select().count() == count
+        assert ProductAttribute.select().count() == count * 5
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--products", type=int, default=100_000)
+    parser.add_argument("--database-url", help="an empty PostgreSQL database to import into as well")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    bundle = synthetic_bundle(args.products)
+    print(f"bundle of {args.products} products built in {time.perf_counter() - started:.2f} s")
+    with tempfile.TemporaryDirectory() as folder:
+        run("sqlite", "sqlite:///" + os.path.join(folder, "bench.db"), bundle)
+    if args.database_url:
+        run("postgresql", args.database_url, bundle)
+
+
+if __name__ == "__main__":
+    main()
