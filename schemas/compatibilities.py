@@ -25,17 +25,18 @@ class OutSchema(ma.Schema):
 
 
 class CodedRestrictionValueSchema(OutSchema):
-    value_id = fields.String()
-    value_name = fields.String(allow_none=True)
+    value_id = fields.String(metadata={"description": "Value id from endpoint 7"})
+    value_name = fields.String(allow_none=True, metadata={"description": "Value name from endpoint 7"})
     value_code = fields.Integer(allow_none=True, metadata={"description": "Stable code (update and copy echoes)"})
 
 
 class CodedRestrictionGroupSchema(OutSchema):
-    values = fields.List(fields.Nested(CodedRestrictionValueSchema))
+    values = fields.List(fields.Nested(CodedRestrictionValueSchema), metadata={
+        "description": "Values of one alternative group"})
 
 
 class CodedRestrictionSchema(OutSchema):
-    attribute_id = fields.String()
+    attribute_id = fields.String(metadata={"description": "Restriction attribute, e.g. POSITION"})
     attribute_code = fields.Integer(allow_none=True, metadata={"description": "Stable code (update and copy echoes)"})
     attribute_values = fields.List(fields.Nested(CodedRestrictionGroupSchema),
                                    metadata={"description": "Alternative groups of values"})
@@ -47,10 +48,10 @@ class CompatReputationSchema(OutSchema):
 
 
 class CompatibilityEntrySchema(OutSchema):
-    id = fields.String()
-    domain_id = fields.String(allow_none=True)
-    catalog_product_id = fields.String(allow_none=True)
-    catalog_product_name = fields.String(allow_none=True)
+    id = fields.String(metadata={"description": "Compatibility id"})
+    domain_id = fields.String(allow_none=True, metadata={"description": "Domain of the vehicle"})
+    catalog_product_id = fields.String(allow_none=True, metadata={"description": "The vehicle (child product)"})
+    catalog_product_name = fields.String(allow_none=True, metadata={"description": "The vehicle's name"})
     source = fields.String(metadata={"description": "SELLER (made through this API) or CATALOGO"})
     note = fields.String(metadata={"description": "Shown to others than the seller once APPROVED or CHECKED"})
     restrictions = fields.List(fields.Nested(CodedRestrictionSchema), metadata={"description": "Absent when none"})
@@ -68,7 +69,8 @@ class UniversalSchema(OutSchema):
 
 
 class CompatibilityListSchema(OutSchema):
-    products = fields.List(fields.Nested(CompatibilityEntrySchema))
+    products = fields.List(fields.Nested(CompatibilityEntrySchema), metadata={
+        "description": "The item's compatibilities with vehicles ([] for a universal item)"})
     catalog_compatibilities_count = fields.Integer(metadata={"description": "Compatibilities of source CATALOGO"})
     universal = fields.Nested(UniversalSchema, metadata={"description": "Only for a universal item"})
     paging = fields.Nested(PagingSchema, metadata={"description": "Only when limit or offset is given"})
@@ -94,12 +96,16 @@ class CreatedCountSchema(OutSchema):
 
 
 class CopiedSchema(OutSchema):
-    id = fields.String()
-    catalog_product_id = fields.String()
-    domain_id = fields.String()
-    creation_source = fields.String()
-    note = fields.String()
-    restrictions = fields.List(fields.Nested(CodedRestrictionSchema))
+    id = fields.String(metadata={"description": "Id of the new compatibility"})
+    catalog_product_id = fields.String(metadata={"description": "The vehicle"})
+    domain_id = fields.String(metadata={"description": "Domain of the vehicle"})
+    creation_source = fields.String(metadata={"description": "As in the copied item"})
+    note = fields.String(metadata={"description": "Copied note (extended_information), PENDING again"})
+    restrictions = fields.List(fields.Nested(CodedRestrictionSchema), metadata={
+        "description": "Copied restrictions with their codes"})
+
+
+ECHOED = "The elements as sent, restrictions with attribute_code and value_code"
 
 
 def _echo_of(schema_class):
@@ -111,23 +117,24 @@ def _echo_of(schema_class):
 
 
 class CreateEchoSchema(OutSchema):
-    products = fields.List(fields.Nested(_echo_of(ProductCreateElementSchema)))
-    products_group = fields.List(fields.Nested(_echo_of(ProductsGroupSchema)))
-    products_families = fields.List(fields.Nested(_echo_of(FamilyCreateElementSchema)))
-    universal = fields.Boolean()
-    item_to_copy = fields.Nested(CreatedCountSchema)
+    products = fields.List(fields.Nested(_echo_of(ProductCreateElementSchema)), metadata={"description": ECHOED})
+    products_group = fields.List(fields.Nested(_echo_of(ProductsGroupSchema)), metadata={"description": ECHOED})
+    products_families = fields.List(fields.Nested(_echo_of(FamilyCreateElementSchema)),
+                                    metadata={"description": ECHOED})
+    universal = fields.Boolean(metadata={"description": "Whether the section set the universal setting"})
+    item_to_copy = fields.Nested(CreatedCountSchema, metadata={"description": "What the copy wrote"})
 
 
 class SectionEchoSchema(OutSchema):
-    products = fields.List(fields.Nested(_echo_of(ProductElementSchema)))
-    products_families = fields.List(fields.Nested(_echo_of(FamilyElementSchema)))
-    universal = fields.Boolean()
+    products = fields.List(fields.Nested(_echo_of(ProductElementSchema)), metadata={"description": ECHOED})
+    products_families = fields.List(fields.Nested(_echo_of(FamilyElementSchema)), metadata={"description": ECHOED})
+    universal = fields.Boolean(metadata={"description": "Whether the section removed the universal setting"})
 
 
 class CompatibilitiesPutEchoSchema(OutSchema):
-    create = fields.Nested(CreateEchoSchema)
-    update = fields.Nested(SectionEchoSchema)
-    delete = fields.Nested(SectionEchoSchema)
+    create = fields.Nested(CreateEchoSchema, metadata={"description": "The create section as processed"})
+    update = fields.Nested(SectionEchoSchema, metadata={"description": "The update section as processed"})
+    delete = fields.Nested(SectionEchoSchema, metadata={"description": "The delete section as processed"})
 
 
 class DeletedSchema(OutSchema):
@@ -140,13 +147,13 @@ class ExtendedCheckSchema(OutSchema):
 
 
 class NoteSchema(OutSchema):
-    note = fields.String()
+    note = fields.String(metadata={"description": "The note; \"\" when none is visible to the caller"})
 
 
 class CompatibilityExceptionSchema(OutSchema):
-    item_id = fields.String()
-    has_exception = fields.Boolean()
-    comment = fields.String()
+    item_id = fields.String(metadata={"description": "The item (answer of the report)"})
+    has_exception = fields.Boolean(metadata={"description": "true only while the item has no compatibility"})
+    comment = fields.String(metadata={"description": "The reported comment (answer of the report)"})
 
 
 class FamilyCountResultSchema(OutSchema):

@@ -128,9 +128,12 @@ class ItemToCopySchema(StrictSchema):
 
 class CompatibilitiesCreateSchema(StrictSchema):
     """Endpoint 8 (products, groups, families or universal) and 9 (item_to_copy alone)."""
-    products = fields.List(fields.Nested(ProductCreateElementSchema))
-    products_group = fields.List(fields.Nested(ProductsGroupSchema))
-    products_families = fields.List(fields.Nested(FamilyCreateElementSchema))
+    products = fields.List(fields.Nested(ProductCreateElementSchema), metadata={
+        "description": "Vehicles (child products) one by one, each with its note and restrictions"})
+    products_group = fields.List(fields.Nested(ProductsGroupSchema), metadata={
+        "description": "Several vehicles sharing one note and restriction set"})
+    products_families = fields.List(fields.Nested(FamilyCreateElementSchema), metadata={
+        "description": "Vehicles selected by attribute values (at most 10 families; 200 products per request)"})
     universal = fields.Boolean(metadata={"description": "true sets the universal setting (with no products)"})
     item_to_copy = fields.Nested(ItemToCopySchema, metadata={
         "description": "Copy the compatibilities of another item of the caller (target without compatibilities)"})
@@ -141,20 +144,24 @@ class PutCreateSchema(CompatibilitiesCreateSchema):
 
 
 class PutUpdateSchema(StrictSchema):
-    products = fields.List(fields.Nested(ProductElementSchema))
-    products_families = fields.List(fields.Nested(FamilyElementSchema))
+    products = fields.List(fields.Nested(ProductElementSchema), metadata={
+        "description": "Compatibilities to change, by vehicle id: note \"\" or restrictions [] remove them"})
+    products_families = fields.List(fields.Nested(FamilyElementSchema), metadata={
+        "description": "Change every compatibility of the item whose vehicle the family selects"})
 
 
 class PutDeleteSchema(StrictSchema):
-    products = fields.List(fields.Nested(ProductElementSchema))
-    products_families = fields.List(fields.Nested(FamilyElementSchema))
+    products = fields.List(fields.Nested(ProductElementSchema), metadata={
+        "description": "Compatibilities to delete, by vehicle id"})
+    products_families = fields.List(fields.Nested(FamilyElementSchema), metadata={
+        "description": "Delete the item's seller compatibilities whose vehicle the family selects"})
     universal = fields.Boolean(metadata={"description": "true removes the universal setting"})
 
 
 class CompatibilitiesPutSchema(StrictSchema):
-    create = fields.Nested(PutCreateSchema)
-    update = fields.Nested(PutUpdateSchema)
-    delete = fields.Nested(PutDeleteSchema)
+    create = fields.Nested(PutCreateSchema, metadata={"description": "Add (as POST, plus item_to_copy)"})
+    update = fields.Nested(PutUpdateSchema, metadata={"description": "Change notes and restrictions"})
+    delete = fields.Nested(PutDeleteSchema, metadata={"description": "Remove compatibilities"})
 
     @validates_schema
     def some_section(self, data, **kwargs):
