@@ -1,9 +1,13 @@
 """The request hooks, in the order a request meets them (see DESIGN.md)."""
+import logging
+
 from flask import request
 
 from app.db import db
 from app.http import jsonp, options, reduction, request_id
 from app.services.errors import ApiError
+
+log = logging.getLogger("app.db")
 
 
 def reject_nul_characters():
@@ -22,6 +26,8 @@ def open_connection():
     try:
         db.connect(reuse_if_open=True)
     except Exception as exc:  # any driver's "cannot connect"
+        # Logged with the request id, so the 503 in the access log leads to its cause here.
+        log.error("database unavailable: %s", str(exc).strip())
         raise ApiError(503, "service_unavailable", "The database is unavailable; retry later",
                        headers={"Retry-After": "5"}) from exc
 
