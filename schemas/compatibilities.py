@@ -65,6 +65,7 @@ class CompatibilityDetailSchema(CompatibilityEntrySchema):
 
 
 class UniversalSchema(OutSchema):
+    id = fields.String(metadata={"description": "Id of the universal setting (DELETE it to remove the setting)"})
     domain_ids = fields.List(fields.String(), metadata={"description": "Top domains the item is compatible with"})
 
 

@@ -133,7 +133,7 @@ def test_list_of_unknown_or_malformed_item(client):
 def test_universal_item_lists_its_domains(client):
     body = listing(client, "MLA102")
     assert body == {"products": [], "catalog_compatibilities_count": 0,
-                    "universal": {"domain_ids": ["MLA-CARS_AND_VANS"]}}
+                    "universal": {"id": IDS[5], "domain_ids": ["MLA-CARS_AND_VANS"]}}
 
 
 def test_list_query_count_does_not_grow_with_entries(client, load_bundle):

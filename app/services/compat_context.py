@@ -48,6 +48,11 @@ def load_rules(item):
     return rules
 
 
+def loadable_domain_ids(rules):
+    """The domains a universal item is compatible with: every domain it may load."""
+    return [domain_id for domain_id, (rule, _) in rules.items() if rule.type == LOADABLE_TYPE]
+
+
 class ItemContext:
     """One item's write context: its rules and its restriction catalog, read once."""
 
@@ -99,9 +104,6 @@ class ItemContext:
             raise ApiError(400, "universal_not_allowed",
                            f"Category {self.item.category_id} does not allow universal compatibilities "
                            "(universal_status DISABLED)")
-
-    def universal_domain_ids(self):
-        return [d for d, (rule, _) in self.rules.items() if rule.type == LOADABLE_TYPE]
 
     def state(self):
         """(has the universal setting, number of specific compatibilities), counted now."""

@@ -3,7 +3,7 @@ per compatibility. Any valid token reads; only the seller sees notes still in mo
 from peewee import JOIN
 
 from app.models import CategoryRule, Compatibility, CompatibilityRule, Product
-from app.services.compat_context import LOADABLE_TYPE, load_rules
+from app.services.compat_context import LOADABLE_TYPE, load_rules, loadable_domain_ids
 from app.services.errors import ApiError
 from app.services.ownership import require_item
 from app.services.reputation import claims_by_product
@@ -55,9 +55,10 @@ def list_compatibilities(item_id, caller_id, extended, limit, offset, red_claims
     result["products"] = [_entry(row, is_seller, claims, red_claims, extended) for row in query]
     result["catalog_compatibilities_count"] = (Compatibility.select().where(
         Compatibility.item == item_id, Compatibility.source == "CATALOGO").count())
-    if Compatibility.select().where(Compatibility.item == item_id, Compatibility.universal == True).exists():  # noqa: E712
-        rules = load_rules(item)
-        result["universal"] = {"domain_ids": [d for d, (rule, _) in rules.items() if rule.type == LOADABLE_TYPE]}
+    universal = (Compatibility.select(Compatibility.id)
+                 .where(Compatibility.item == item_id, Compatibility.universal == True).first())  # noqa: E712
+    if universal is not None:
+        result["universal"] = {"id": universal.id, "domain_ids": loadable_domain_ids(load_rules(item))}
     return result
 
 
