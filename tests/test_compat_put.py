@@ -188,3 +188,13 @@ def test_create_skips_products_the_item_has(client, run_db):
     response = put(client, {"create": {"products": [product("MLA90001", note="otra")]}})
     assert response.status_code == 200
     assert rows(run_db)["MLA90001"].note == "Aprobada"
+
+
+def test_a_product_named_twice_in_update_takes_the_first_change(client, run_db):
+    response = put(client, {"update": {
+        "products": [{"id": "MLA90002", "note": "a"}, {"id": "MLA90002", "note": "b"}, {"id": "MLA90001", "note": "a"}],
+        "products_families": [{"domain_id": "MLA-CARS_AND_VANS", "attributes": [{"id": "MODEL", "value_id": "62109"}],
+                               "note": "b"}]}})
+    assert response.status_code == 200, response.get_json()
+    after = rows(run_db)
+    assert (after["MLA90001"].note, after["MLA90002"].note, after["MLA90003"].note) == ("a", "a", None)

@@ -1,5 +1,6 @@
 """PUT's update section: new notes and restrictions for compatibilities the item has (or gets
 in the same request); "" removes a note and [] removes the restrictions."""
+import json
 from dataclasses import dataclass, field
 
 from app.models import Compatibility
@@ -41,7 +42,8 @@ def _echo(ctx, element, restrictions, domain_id):
 
 def plan_update(ctx, section, limits, deleted, created):
     """Checks every element: its products must be compatibilities of the item once the
-    request's deletes and creates are applied (404 otherwise)."""
+    request's deletes and creates are applied (404 otherwise). A product named by several
+    elements takes the change of the first, so that each product gets exactly one change."""
     plan = UpdatePlan()
     item_id = ctx.item.id
     products = section.get("products") or ()
@@ -53,7 +55,8 @@ def plan_update(ctx, section, limits, deleted, created):
             raise ApiError(404, "compatibility_not_found",
                            f"{where}: item {item_id} has no compatibility with product {pid}")
         note, restrictions = ctx.details(element, domain_id, where)
-        plan.changes.append(Change([pid], "note" in element, note, "restrictions" in element, restrictions))
+        if pid not in plan.product_ids:  # as in create, the first element naming a product decides
+            plan.changes.append(Change([pid], "note" in element, note, "restrictions" in element, restrictions))
         plan.product_ids.add(pid)
         plan.echo.setdefault("products", []).append(_echo(ctx, element, restrictions, domain_id))
     for i, family in enumerate(section.get("products_families") or ()):
@@ -62,17 +65,31 @@ def plan_update(ctx, section, limits, deleted, created):
         note, restrictions = ctx.details(family, family["domain_id"], where)
         selected = family_products(ctx, family, where, limits)
         present = existing_products(item_id, selected) | set(created)
-        targets = [pid for pid in selected if pid in present and (pid not in deleted or pid in created)]
+        targets = [pid for pid in selected if pid in present and (pid not in deleted or pid in created)
+                   and pid not in plan.product_ids]
         plan.changes.append(Change(targets, "note" in family, note, "restrictions" in family, restrictions))
         plan.product_ids.update(selected)
         plan.echo.setdefault("products_families", []).append(_echo(ctx, family, restrictions, family["domain_id"]))
     return plan
 
 
+def _merged(changes):
+    """Elements asking for the same change become one, so that 200 products sharing a note
+    cost a few UPDATEs, not a few per product."""
+    merged = {}
+    for change in changes:
+        key = (change.note_set, change.note, change.restrictions_set, json.dumps(change.restrictions, sort_keys=True))
+        if key in merged:
+            merged[key].product_ids.extend(change.product_ids)
+        else:
+            merged[key] = Change(list(change.product_ids), *key[:3], change.restrictions)
+    return merged.values()
+
+
 def apply_update(item_id, plan):
-    """A few UPDATEs per element, never one per compatibility. An unchanged note keeps its
-    moderation status; a new or changed one goes back to PENDING."""
-    for change in plan.changes:
+    """A few UPDATEs per distinct change, never one per compatibility. An unchanged note keeps
+    its moderation status; a new or changed one goes back to PENDING."""
+    for change in _merged(plan.changes):
         for chunk in chunks(change.product_ids, IN_CHUNK):
             mine = (Compatibility.item == item_id) & Compatibility.product.in_(chunk)
             if change.note_set and change.note:
