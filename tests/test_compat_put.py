@@ -198,3 +198,10 @@ def test_a_product_named_twice_in_update_takes_the_first_change(client, run_db):
     assert response.status_code == 200, response.get_json()
     after = rows(run_db)
     assert (after["MLA90001"].note, after["MLA90002"].note, after["MLA90003"].note) == ("a", "a", None)
+
+
+def test_more_than_200_named_products_is_400_before_any_lookup(client):
+    ids = [{"id": f"MLA{n}"} for n in range(500000, 500201)]
+    error = assert_error(put(client, {"update": {"products": ids[:150]}, "delete": {"products": ids[150:]}}),
+                         400, "too_many_products")
+    assert "200" in error["message"]

@@ -16,6 +16,14 @@ def _families(section):
     return len((section or {}).get("products_families") or ())
 
 
+def _named(section):
+    """The product ids a section names itself (families aside)."""
+    section = section or {}
+    ids = {el["id"] for el in section.get("products") or ()}
+    ids.update(pid for el in section.get("products_group") or () for pid in el["ids"])
+    return ids
+
+
 def _plan_create_section(ctx, section, limits, prefix, require_something):
     """(entries, echo, wants universal) for POST's body or PUT's create section."""
     universal = section.get("universal") is True
@@ -59,6 +67,8 @@ def change_compatibilities(item_id, body, caller_id, limits):
     with write_transaction():
         ctx = ItemContext(lock_item(item_id))
         check_families_limit(_families(create) + _families(update) + _families(delete), limits)
+        # A cheap first look, before any lookup; families are counted once expanded.
+        check_products_limit(len(_named(create) | _named(update) | _named(delete)), limits)
         deletion = plan_delete(ctx, delete, limits, "delete.") if delete is not None else None
         entries, create_echo, universal = ({}, {}, False)
         if create is not None:
