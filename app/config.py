@@ -19,6 +19,7 @@ DEFAULTS = {
     "REPUTATION_RED_CLAIMS": 3,
     "RATELIMIT_ENABLED": True,
     "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_KEY_PREFIX": "",  # tells apart deployments sharing one Redis
     "RATELIMIT_COMPAT_WRITES": "100 per minute",
     "LOG_LEVEL": "INFO",
 }

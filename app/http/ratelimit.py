@@ -1,7 +1,8 @@
 """Rate limits per token (per client address without one), counted in RATELIMIT_STORAGE_URI.
 
 With the default memory storage each gunicorn worker counts alone; point the setting at
-Redis (redis://host:6379) to share the counts across workers and hosts.
+Redis (redis://host:6379) to share the counts across workers and hosts. RATELIMIT_KEY_PREFIX
+keeps the counts of deployments that share one Redis apart.
 """
 import hashlib
 
@@ -18,7 +19,18 @@ def rate_limit_key():
     return "addr:" + (request.remote_addr or "-")
 
 
-limiter = Limiter(key_func=rate_limit_key, headers_enabled=True)
+class AppLimiter(Limiter):
+    """flask-limiter keeps the first key prefix it ever saw; an app built later in the same
+    process (tests, tools) must count under its own prefix, not the previous app's."""
+
+    def init_app(self, app):
+        self._key_prefix = ""
+        super().init_app(app)
+
+
+# swallow_errors: when the rate-limit storage (Redis) is unreachable, requests are served
+# unlimited and the failure is logged, rather than every limited endpoint answering 500.
+limiter = AppLimiter(key_func=rate_limit_key, headers_enabled=True, swallow_errors=True)
 
 # The compatibility writes and the family count share one budget per caller (decisions.md).
 compat_writes = limiter.shared_limit(
