@@ -205,3 +205,20 @@ def test_more_than_200_named_products_is_400_before_any_lookup(client):
     error = assert_error(put(client, {"update": {"products": ids[:150]}, "delete": {"products": ids[150:]}}),
                          400, "too_many_products")
     assert "200" in error["message"]
+
+
+def test_create_echo_covers_groups_and_families(client):
+    response = put(client, {"create": {
+        "products_group": [{"ids": ["MLA90009", "MLA90010"], "creation_source": "DEFAULT",
+                            "restrictions": position([REAR])}],
+        "products_families": [{**family(MODEL={"value_name": "Hilux"}, VEHICLE_YEAR={"value_id": "2020"}),
+                               "restrictions": position([FRONT])}]}})
+    assert response.status_code == 200, response.get_json()
+    create = response.get_json()["create"]
+    assert create["universal"] is False
+    assert create["products_group"][0]["ids"] == ["MLA90009", "MLA90010"]
+    assert create["products_group"][0]["restrictions"][0]["attribute_code"] is not None
+    fam = create["products_families"][0]
+    assert fam["attributes"][0] == {"id": "MODEL", "value_name": "Hilux"}
+    assert fam["restrictions"][0]["attribute_values"][0]["values"][0]["value_code"] is not None
+    assert {"MLA90021", "MLA90022", "MLA90009"} <= {p["catalog_product_id"] for p in listing(client)["products"]}

@@ -28,7 +28,8 @@ from schemas.compatibility_inputs import (
     FamilyCountSchema,
 )
 
-blp = Blueprint("compatibilities", __name__, description="Compatibilities of an item (endpoints 8 to 10, 12 to 20)")
+blp = Blueprint("compatibilities", __name__,
+                description="Compatibilities of an item (endpoints 8 to 10, 12 to 20) and the family count (2)")
 
 WRITE_AUTH = {"invalid_status": 403, "owner": item_seller_guard}
 

@@ -107,7 +107,7 @@ def plan_create(ctx, section, limits, prefix=""):
         first_domain = products[ids[0]].domain_id
         key = where.rsplit(".", 2)[-2]
         echo.setdefault(key, []).append(
-            _echo_element(element, checked[first_domain], _coded(ctx, checked[first_domain][1], first_domain)))
+            _echo_element(element, _coded(ctx, checked[first_domain][1], first_domain)))
     for i, family in enumerate(section.get("products_families") or ()):
         where = f"{prefix}products_families.{i}"
         family_domain(ctx, family, where)
@@ -116,13 +116,12 @@ def plan_create(ctx, section, limits, prefix=""):
             entries.setdefault(pid, Entry(pid, family["domain_id"], family["creation_source"], note, restrictions))
         check_products_limit(len(entries), limits)
         echo.setdefault("products_families", []).append(
-            _echo_element(family, (note, restrictions), _coded(ctx, restrictions, family["domain_id"])))
+            _echo_element(family, _coded(ctx, restrictions, family["domain_id"])))
     return entries, echo
 
 
-def _echo_element(element, details, coded):
+def _echo_element(element, coded):
     out = {k: v for k, v in element.items() if k not in ("note", "restrictions")}
-    note, restrictions = details
     if "note" in element:
         out["note"] = element["note"]
     if "restrictions" in element:
