@@ -3,8 +3,9 @@
     python -m tests.benchmarks.bench_import --products 100000 [--database-url URL]
 
 Imports into a fresh SQLite file, and also into the PostgreSQL database named by
---database-url (use a throwaway, empty database), then imports the same bundle again (every
-record replaced) and prints seconds and products/s for both runs.
+--database-url (use a throwaway, empty database); then imports the same bundle again, and then
+a revision in which every product changed (each record and its attributes replaced). Prints
+seconds and products/s for each run.
 """
 import argparse
 import os
@@ -19,8 +20,9 @@ from app.services.bundle import import_bundle
 CHILDREN_PER_PARENT = 9
 
 
-def synthetic_bundle(count):
-    """`count` products of MLA-CARS_AND_VANS: one parent per 9 children, 5 attributes each."""
+def synthetic_bundle(count, revision=0):
+    """`count` products of MLA-CARS_AND_VANS: one parent per 9 children, 5 attributes each;
+    another `revision` changes every product's name and one attribute."""
     products, parent_id = [], None
     for n in range(count):
         brand, model, year = n % 40, (n // 40) % 25, 1990 + n % 35
@@ -28,8 +30,9 @@ def synthetic_bundle(count):
                       {"id": "MODEL", "value_id": f"M{brand}-{model}", "value_name": f"Modelo {model}"},
                       {"id": "VEHICLE_YEAR", "value_id": str(year), "value_name": str(year)},
                       {"id": "SHORT_VERSION", "value_id": f"V{n % 50}", "value_name": f"{1.0 + n % 20 / 10:.1f}"},
-                      {"id": "ENGINE", "value_id": f"E{n % 30}", "value_name": f"Motor {n % 30}"}]
-        product = {"id": f"MLA{n:09d}", "domain_id": "MLA-CARS_AND_VANS", "name": f"Vehículo {n}",
+                      {"id": "ENGINE", "value_id": f"E{(n + revision) % 30}",
+                       "value_name": f"Motor {(n + revision) % 30}"}]
+        product = {"id": f"MLA{n:09d}", "domain_id": "MLA-CARS_AND_VANS", "name": f"Vehículo {n} r{revision}",
                    "attributes": attributes}
         if n % (CHILDREN_PER_PARENT + 1) == 0:
             parent_id = product["id"]
@@ -44,15 +47,15 @@ def synthetic_bundle(count):
     }
 
 
-def run(label, database_url, bundle):
+def run(label, database_url, bundle, changed):
     app = create_app({"DATABASE_URL": database_url})
     count = len(bundle["products"])
     with app.app_context(), connection():
         if Product.table_exists() and Product.select().exists():
             raise SystemExit(f"{label}: the database already has products; give an empty one")
-        for attempt in ("first import", "re-import"):
+        for attempt, data in (("first import", bundle), ("same again", bundle), ("all changed", changed)):
             started = time.perf_counter()
-            import_bundle(bundle)
+            import_bundle(data)
             seconds = time.perf_counter() - started
             print(f"{label:10} {attempt:12} {count:>8} products  {seconds:7.2f} s  "
                   f"{count / seconds:>9,.0f} products/s", flush=True)
@@ -66,12 +69,12 @@ def main():
     parser.add_argument("--database-url", help="an empty PostgreSQL database to import into as well")
     args = parser.parse_args()
     started = time.perf_counter()
-    bundle = synthetic_bundle(args.products)
+    bundle, changed = synthetic_bundle(args.products), synthetic_bundle(args.products, revision=1)
     print(f"bundle of {args.products} products built in {time.perf_counter() - started:.2f} s")
     with tempfile.TemporaryDirectory() as folder:
-        run("sqlite", "sqlite:///" + os.path.join(folder, "bench.db"), bundle)
+        run("sqlite", "sqlite:///" + os.path.join(folder, "bench.db"), bundle, changed)
     if args.database_url:
-        run("postgresql", args.database_url, bundle)
+        run("postgresql", args.database_url, bundle, changed)
 
 
 if __name__ == "__main__":

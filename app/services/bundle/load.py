@@ -18,7 +18,7 @@ from app.models import (
 from app.models.base import utcnow
 from app.services import auth
 from app.services.bundle.lookup import chunks
-from app.services.bundle.sql import insert_rows
+from app.services.bundle.sql import delete_in, insert_rows, select_in
 
 
 def upsert(model, fields, rows, key, keep_when_missing=()):
@@ -40,11 +40,6 @@ def upsert(model, fields, rows, key, keep_when_missing=()):
     for missing, group in groups.items():
         preserve = [c for c, name in zip(columns, fields, strict=True) if name not in key and name not in missing]
         insert_rows(model, columns, group, target, preserve)
-
-
-def delete_in(model, field, values):
-    for chunk in chunks(values):
-        model.delete().where(field.in_(chunk)).execute()
 
 
 def load_currencies(records, ctx):
@@ -104,7 +99,7 @@ def load_domain_compatibilities(records, ctx):
             CompatibilityRule.domain.in_(chunk)).tuples()
         rule_ids.update({(domain, other): rule_id for rule_id, domain, other in query})
     wanted = {(r[0], r[1]) for r in rules}
-    delete_in(CompatibilityRule, CompatibilityRule.id, [i for k, i in rule_ids.items() if k not in wanted])
+    delete_in(CompatibilityRule, "id", [i for k, i in rule_ids.items() if k not in wanted])
     category_rows, kept = [], {}
     for r in records:
         for rule in r["compatibilities"]:
@@ -119,7 +114,7 @@ def load_domain_compatibilities(records, ctx):
         query = CategoryRule.select(CategoryRule.id, CategoryRule.rule, CategoryRule.category).where(
             CategoryRule.rule.in_(chunk)).tuples()
         stale += [row_id for row_id, rule_id, category in query if category not in kept[rule_id]]
-    delete_in(CategoryRule, CategoryRule.id, stale)
+    delete_in(CategoryRule, "id", stale)
 
 
 def load_restriction_values(records, ctx):
@@ -137,7 +132,7 @@ def load_restriction_values(records, ctx):
             RestrictionAttribute.attribute_id).where(RestrictionAttribute.main_domain.in_(chunk)).tuples()
         attribute_ids.update({(m, s, a): i for i, m, s, a in query if (m, s) in pairs})
     wanted = {a[:3] for a in attributes}
-    delete_in(RestrictionAttribute, RestrictionAttribute.id,
+    delete_in(RestrictionAttribute, "id",
               [i for k, i in attribute_ids.items() if k not in wanted])
     values, kept = [], {}
     for r in records:
@@ -151,7 +146,7 @@ def load_restriction_values(records, ctx):
         query = RestrictionValue.select(RestrictionValue.id, RestrictionValue.attribute,
                                         RestrictionValue.value_id).where(RestrictionValue.attribute.in_(chunk))
         stale += [i for i, attribute_id, value_id in query.tuples() if value_id not in kept[attribute_id]]
-    delete_in(RestrictionValue, RestrictionValue.id, stale)
+    delete_in(RestrictionValue, "id", stale)
 
 
 def load_products(records, ctx):
@@ -167,7 +162,7 @@ def load_products(records, ctx):
     upsert(Product, product_fields, [(pid, *row) for pid, row in products.items()
                                      if pid in stored_products and stored_products[pid] != row], ["id"])
     changed = [pid for pid, rows in attributes.items() if stored_attributes.get(pid, []) != rows]
-    delete_in(ProductAttribute, ProductAttribute.product, [pid for pid in changed if pid in stored_attributes])
+    delete_in(ProductAttribute, "product", [pid for pid in changed if pid in stored_attributes])
     fields = [ProductAttribute.product, ProductAttribute.domain_id, ProductAttribute.is_child,
               ProductAttribute.attribute_id, ProductAttribute.value_id, ProductAttribute.value_name,
               ProductAttribute.value_key, ProductAttribute.position]
@@ -179,16 +174,11 @@ def _lower(text):
 
 
 def _stored_products(ids):
-    products, attributes = {}, {}
-    for chunk in chunks(ids):
-        query = Product.select(Product.id, Product.domain, Product.site, Product.name, Product.parent_id).where(
-            Product.id.in_(chunk))
-        products.update((pid, tuple(rest)) for pid, *rest in query.tuples().iterator())
-        query = ProductAttribute.select(
-            ProductAttribute.product, ProductAttribute.domain_id, ProductAttribute.is_child,
-            ProductAttribute.attribute_id, ProductAttribute.value_id, ProductAttribute.value_name,
-            ProductAttribute.value_key, ProductAttribute.position).where(
-            ProductAttribute.product.in_(chunk)).order_by(ProductAttribute.product, ProductAttribute.position)
-        for pid, domain_id, is_child, *rest in query.tuples().iterator():
-            attributes.setdefault(pid, []).append((domain_id, bool(is_child), *rest))
+    products = {pid: tuple(rest) for pid, *rest in select_in(
+        Product, ["id", "domain", "site", "name", "parent_id"], "id", ids)}
+    attributes = {}
+    rows = select_in(ProductAttribute, ["product", "domain_id", "is_child", "attribute_id", "value_id", "value_name",
+                                        "value_key", "position"], "product", ids, order_by=["product", "position"])
+    for pid, domain_id, is_child, *rest in rows:
+        attributes.setdefault(pid, []).append((domain_id, bool(is_child), *rest))
     return products, attributes

@@ -17,10 +17,10 @@ from app.models import (
     Suggestion,
     TechnicalSpec,
 )
-from app.services.bundle.load import delete_in, upsert
+from app.services.bundle.load import upsert
 from app.services.bundle.lookup import chunks
 from app.services.bundle.refs_items import chart_row_ids
-from app.services.bundle.sql import insert_rows
+from app.services.bundle.sql import delete_in, insert_rows
 
 ITEM_FIELDS = ["id", "site", "title", "seller", "category", "domain", "status", "price", "currency_id",
                "official_store_id", "warranty", "catalog_product_id", "parent_item_id", "deal_ids",
@@ -62,7 +62,7 @@ def load_compatibilities(records, ctx):
         rows.append((row_id, r["item_id"], product_id, product_id is None, product and product["domain_id"],
                      r["source"], r["creation_source"], r.get("note"), note_status, r.get("restrictions") or None,
                      r.get("date_created")))
-    delete_in(Compatibility, Compatibility.id, replaced)
+    delete_in(Compatibility, "id", replaced)
     upsert(Compatibility, ["id", "item", "product", "universal", "domain_id", "source", "creation_source", "note",
                            "note_status", "restrictions", "date_created"], rows, ["id"],
            keep_when_missing=("date_created",))
@@ -115,8 +115,8 @@ def load_charts(records, ctx):
              r.get("secondary_attribute_id"), r.get("measure_type"), r["names"], r["attributes"],
              r.get("date_created")) for r in records], ["id"], keep_when_missing=("date_created",))
     chart_ids = [r["id"] for r in records]
-    delete_in(ChartRow, ChartRow.chart, chart_ids)
-    delete_in(ChartFilterValue, ChartFilterValue.chart, chart_ids)
+    delete_in(ChartRow, "chart", chart_ids)
+    delete_in(ChartFilterValue, "chart", chart_ids)
     rows = [(row_id, r["id"], n, row["attributes"])
             for r in records for n, (row_id, row) in enumerate(zip(chart_row_ids(r), r["rows"], strict=True), 1)]
     insert_rows(ChartRow, [ChartRow.id, ChartRow.chart, ChartRow.position, ChartRow.attributes], rows)

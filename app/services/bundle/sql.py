@@ -13,6 +13,7 @@ from peewee import AutoField, DateTimeField, JSONField
 from app.db import db, is_postgres
 
 PAGE = 1000
+IN_CHUNK = 900  # values per IN list: below SQLite's bound-variable limit
 
 
 def _quote(name):
@@ -106,3 +107,25 @@ def _plain_text(value):
     if value is True or value is False:
         return "t" if value else "f"
     return str(value).translate(_ESCAPES)
+
+
+def select_in(model, columns, key, values, order_by=()):
+    """Rows (tuples of `columns`) of model whose `key` is among `values`, read in chunks of IN
+    lists without peewee's per-row model conversion (raw driver values: bool as 0/1 on SQLite)."""
+    names = ", ".join(_quote(model._meta.fields[c].column_name) for c in columns)
+    table, key_column = _quote(model._meta.table_name), _quote(model._meta.fields[key].column_name)
+    order = (" ORDER BY " + ", ".join(_quote(model._meta.fields[c].column_name) for c in order_by)) if order_by else ""
+    values = list(values)
+    for start in range(0, len(values), IN_CHUNK):
+        chunk = values[start:start + IN_CHUNK]
+        marks = ", ".join([db.param] * len(chunk))
+        cursor = db.execute_sql(f"SELECT {names} FROM {table} WHERE {key_column} IN ({marks}){order}", chunk)
+        yield from cursor.fetchall()
+
+
+def delete_in(model, key, values):
+    table, key_column = _quote(model._meta.table_name), _quote(model._meta.fields[key].column_name)
+    values = list(values)
+    for start in range(0, len(values), IN_CHUNK):
+        chunk = values[start:start + IN_CHUNK]
+        db.execute_sql(f"DELETE FROM {table} WHERE {key_column} IN ({', '.join([db.param] * len(chunk))})", chunk)
