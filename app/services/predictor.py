@@ -18,12 +18,20 @@ from app.services.text_normalize import domain_name_words, features, tokens
 
 # How much one mention in each source weighs against one listing title.
 WEIGHT_DOMAIN_NAME = 4.0
+WEIGHT_DOMAIN_ID = 4.0  # the English words of the id ("MLA-CAR_FLOOR_MATS"), not the site's language
 WEIGHT_CATEGORY_NAME = 3.0
 WEIGHT_TERM = 4.0
 WEIGHT_TITLE = 1.0
 ALPHA = 0.1  # additive smoothing
-# Share of the title's information (idf mass) a domain must explain to be answered at all.
+# A word of a domain's own names and terms outweighs a coincidence in listing titles (a car
+# model that also appears in another part's listings).
+LEXICON_BONUS = 3.0
+# A popularity prior: between equal matches, the domain with more listings wins.
+PRIOR_WEIGHT = 1.0
+# Share of the title's information (idf mass) a domain must explain to be answered at all;
+# a word never seen (a model number, a new brand) counts this much against it.
 MIN_COVERAGE = 0.12
+UNKNOWN_WORD_WEIGHT = 1.0
 
 _cache = {}
 _lock = threading.Lock()
@@ -34,12 +42,16 @@ class SiteModel:
 
     def __init__(self):
         self.weights = defaultdict(Counter)  # domain id -> feature -> weight
+        self.lexicon = defaultdict(set)  # domain id -> features of its names and terms
         self.info = {}  # domain id -> (name, category id, category name)
+        self.listings = Counter()  # domain id -> listings learned from
 
-    def add(self, domain_id, text, weight, feature_fn=features):
+    def add(self, domain_id, text, weight, curated=False):
         counter = self.weights[domain_id]
-        for feature in feature_fn(text):
+        for feature in features(text):
             counter[feature] += weight
+            if curated:
+                self.lexicon[domain_id].add(feature)
 
     def finish(self):
         self.totals = {d: sum(c.values()) for d, c in self.weights.items()}
@@ -55,21 +67,22 @@ class SiteModel:
 
     def rank(self, text):
         """[(domain id, score)] best first, only domains that explain enough of the text."""
-        words = tokens(text)
-        query = features(text)
-        known = [f for f in query if f in self.postings]
+        words = set(tokens(text))
+        known = [f for f in features(text) if f in self.postings]
         if not known:
             return []
         candidates = set().union(*(self.postings[w] for w in words if w in self.postings))
-        mass = sum(self.idf.get(w, self.unknown_idf) for w in words) or 1.0
+        mass = sum(self.idf.get(w, UNKNOWN_WORD_WEIGHT) for w in words if not w.isdigit()) or 1.0
         ranked = []
         for domain_id in candidates:
-            counter, total = self.weights[domain_id], self.totals[domain_id]
-            covered = sum(self.idf[w] for w in set(words) if counter.get(w))
+            counter, total, lexicon = self.weights[domain_id], self.totals[domain_id], self.lexicon[domain_id]
+            covered = sum(self.idf[w] for w in words if counter.get(w))
             if covered / mass < MIN_COVERAGE:
                 continue
             denominator = math.log(total + ALPHA * self.vocabulary)
             score = sum(self.idf[f] * (math.log(counter.get(f, 0.0) + ALPHA) - denominator) for f in known)
+            score += LEXICON_BONUS * sum(self.idf[f] for f in set(known) if f in lexicon)
+            score += PRIOR_WEIGHT * math.log(self.listings[domain_id] + 1)
             ranked.append((domain_id, score))
         ranked.sort(key=lambda pair: (-pair[1], pair[0]))
         return ranked
@@ -95,25 +108,26 @@ def learn(site_id):
     names = {}
     for domain_id, name in Domain.select(Domain.id, Domain.name).where(Domain.site == site_id).tuples():
         names[domain_id] = name
-        model.add(domain_id, name, WEIGHT_DOMAIN_NAME)
-        model.add(domain_id, domain_name_words(domain_id), WEIGHT_DOMAIN_NAME)
+        model.add(domain_id, name, WEIGHT_DOMAIN_NAME, curated=True)
+        model.add(domain_id, domain_name_words(domain_id), WEIGHT_DOMAIN_ID)
     categories, chosen = {}, {}
     for category_id, name, domain_id in Category.select(Category.id, Category.name, Category.domain).where(
             (Category.site == site_id) & Category.domain.is_null(False)).tuples():
         categories[category_id] = name
         chosen.setdefault(domain_id, category_id)
-        model.add(domain_id, name, WEIGHT_CATEGORY_NAME)
+        model.add(domain_id, name, WEIGHT_CATEGORY_NAME, curated=True)
     for domain_id, category_id, terms in DomainDiscoveryTerm.select(
             DomainDiscoveryTerm.domain, DomainDiscoveryTerm.category, DomainDiscoveryTerm.terms).where(
             DomainDiscoveryTerm.site == site_id).tuples():
         for term in terms or ():
-            model.add(domain_id, term, WEIGHT_TERM)
+            model.add(domain_id, term, WEIGHT_TERM, curated=True)
         if category_id is not None:
             chosen[domain_id] = category_id  # the catalog's explicit mapping wins
     usage = Counter()
     for domain_id, category_id, title in Item.select(Item.domain, Item.category, Item.title).where(
             Item.site == site_id).tuples().iterator():
         model.add(domain_id, title, WEIGHT_TITLE)
+        model.listings[domain_id] += 1
         usage[(domain_id, category_id)] += 1
     if usage:  # categories not named by domain_discovery: the one most listings of the domain use
         explicit = {d for d, c in chosen.items() if c is not None}
