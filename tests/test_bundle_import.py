@@ -341,3 +341,80 @@ def test_domain_discovery_without_category_is_upserted_not_duplicated(load_bundl
     load_bundle(bundle)
     exported = run_db(export_bundle)["domain_discovery"]
     assert [d["terms"] for d in exported if d["domain_id"] == "MLA-BRAKE_PADS"] == [["pastillas"]]
+
+
+def test_domain_compatibility_entry_replaces_its_rules_and_keeps_unchanged_ids(load_bundle, run_db):
+    from app.models import CategoryRule, CompatibilityRule
+
+    bundle = base_bundle()
+    bundle["domain_compatibilities"][1]["compatibilities"].append(
+        {"compatible_domain_id": "MLA-SPARK_PLUGS", "categories": [{"id": "MLA1747"}]})
+    load_bundle(bundle)
+
+    def rules():
+        return {(r.domain_id, r.compatible_domain_id): r.id for r in CompatibilityRule.select()}
+
+    before = run_db(rules)
+    load_bundle({"domain_compatibilities": [base_bundle()["domain_compatibilities"][1]]})
+    after = run_db(rules)
+    assert ("MLA-BRAKE_PADS", "MLA-SPARK_PLUGS") not in after
+    assert after[("MLA-BRAKE_PADS", "MLA-CARS_AND_VANS")] == before[("MLA-BRAKE_PADS", "MLA-CARS_AND_VANS")]
+    assert run_db(CategoryRule.select().count) == 4
+
+
+def test_changing_category_rules_recomputes_the_incomplete_tag(load_bundle, run_db):
+    load_bundle(base_bundle())
+    assert run_db(Item.get_by_id, "MLA102").tag_incomplete is False
+    entry = base_bundle()["domain_compatibilities"][2]
+    entry["compatibilities"][0]["categories"][0]["required"] = True
+    load_bundle({"domain_compatibilities": [entry]})
+    assert run_db(Item.get_by_id, "MLA102").tag_incomplete is True
+
+
+def test_technical_specs_are_upserted_by_domain_section_and_when(load_bundle, run_db):
+    from app.models import TechnicalSpec
+
+    bundle = full_bundle()
+    load_bundle(bundle)
+    bundle["technical_specs"][1]["when"] = {"GENDER": "339666"}
+    bundle["technical_specs"][1]["input"] = {"groups": [{"id": "NEW"}]}
+    load_bundle(bundle)
+    sheets = run_db(lambda: [(s.section, s.when_key, s.input) for s in TechnicalSpec.select()
+                             .order_by(TechnicalSpec.section)])
+    assert sheets == [("GRIDS", '{"GENDER":"339666"}', {"groups": [{"id": "NEW"}]}),
+                      ("SPECIFICATIONS", "{}", {"groups": []})]
+
+
+def test_reimport_without_tokens_keeps_the_stored_ones(load_bundle, run_db):
+    load_bundle(base_bundle())
+    load_bundle({"users": [{"id": SELLER, "nickname": "TALLER_NORTE", "site_id": "MLA"}]})
+    assert run_db(auth.resolve_access_token, TOKENS[SELLER]) == SELLER
+
+
+def test_product_site_must_be_the_site_of_its_domain(run_db):
+    bundle = base_bundle()
+    bundle["products"][0]["site_id"] = "MLB"
+    bundle["products"][1]["site_id"] = "MLX"
+    problems = problems_of(run_db, bundle)
+    assert "products[0].domain_id: domain MLA-CARS_AND_VANS belongs to site MLA, not MLB" in problems
+    assert "products[1].site_id: unknown site MLX" in problems
+
+
+def test_chart_row_ids_cannot_belong_to_another_stored_chart(load_bundle, run_db):
+    load_bundle(full_bundle())
+    chart = {"id": "777", "names": {"MLA": "Otra"}, "site_id": "MLA", "domain_id": "SNEAKERS",
+             "type": "STANDARD", "main_attribute_id": "EU_SIZE",
+             "rows": [{"id": "426237:1", "attributes": []}, {"attributes": []}]}
+    assert problems_of(run_db, {"charts": [chart]}) == [
+        "charts[0].rows[0].id: row id 426237:1 already belongs to chart 426237"]
+
+
+def test_specific_chart_needs_its_seller(run_db):
+    bundle = full_bundle()
+    del bundle["charts"][1]["seller_id"]
+    assert problems_of(run_db, bundle) == ["charts[1].seller_id: missing user"]
+
+
+def test_a_bundle_that_is_not_an_object_is_one_problem(run_db):
+    assert problems_of(run_db, []) == ["$: a bundle is a JSON object whose keys are section names"]
+    assert problems_of(run_db, {"products": {}}) == ["products: must be a list of records"]

@@ -99,6 +99,7 @@ def load_chart_domains(records, ctx):
 
 
 def when_key(when):
+    """The canonical text of a sheet's `when` (sorted keys, compact), unique per (domain, section)."""
     return json.dumps(when or {}, sort_keys=True, separators=(",", ":"))
 
 

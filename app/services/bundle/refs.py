@@ -198,7 +198,8 @@ def _check_catalog(ctx):
 def _check_products(ctx):
     for i, rec in ctx.records("products"):
         domain = ctx.ref(f"products[{i}].domain_id", "domain", rec["domain_id"])
-        if rec.get("site_id") is not None and ctx.ref(f"products[{i}].site_id", "site", rec["site_id"]):
+        if rec.get("site_id") is not None \
+                and ctx.ref(f"products[{i}].site_id", "site", rec["site_id"]) is not None:
             ctx.same_site(f"products[{i}].domain_id", f"domain {rec['domain_id']}", domain, rec["site_id"])
         if rec.get("parent_id") is not None:
             if rec["parent_id"] == rec["id"]:
