@@ -68,32 +68,39 @@ def test_chart_sheet_picks_the_grids_sheet_of_the_values_sent(client):
     assert [a["id"] for a in grid["components"][0]["attributes"]] == ["EU_SIZE", "AR_SIZE", "FOOT_LENGTH"]
 
 
-def test_chart_sheet_matches_value_names_case_insensitively(client, run_db):
+def mark_women_sheet():
+    """Two sheets (men, women) differ only by `when`: tell them apart through a stored label."""
     from app.models import TechnicalSpec
 
-    women_input = run_db(lambda: TechnicalSpec.get(TechnicalSpec.when_key == f'{{"GENDER":"{WOMEN}"}}').input)
-    by_name = client.post(GRIDS, json={"attributes": [
-        {"id": "GENDER", "values": [{"name": "MUJER"}]}, {"id": "BRAND", "value_name": "Nike"}]}, headers=AUTH)
-    assert by_name.status_code == 200
-    assert by_name.get_json()["input"]["groups"][0]["id"] == women_input["groups"][0]["id"]
+    sheet = next(sheet for sheet in TechnicalSpec.select().where(TechnicalSpec.section == "GRIDS")
+                 if sheet.domain_id == "MLA-SNEAKERS" and sheet.when == {"GENDER": WOMEN})
+    sheet.input["groups"][0]["label"] = "Mujer"
+    sheet.save()
+
+
+def sheet_label(response):
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()["input"]["groups"][0]["label"]
 
 
 def test_chart_sheet_with_a_value_id_picks_that_values_sheet(client, run_db):
-    """Two sheets (men, women) differ only by `when`: tell them apart through a stored field."""
-    from app.models import TechnicalSpec
-
-    def mark_women_sheet():
-        sheet = TechnicalSpec.get(TechnicalSpec.when_key == f'{{"GENDER":"{WOMEN}"}}')
-        sheet.input["groups"][0]["label"] = "Mujer"
-        sheet.save()
-
     run_db(mark_women_sheet)
     women = client.post(GRIDS, json={"attributes": [{"id": "GENDER", "value_id": WOMEN},
                                                     {"id": "BRAND", "value_name": "x"}]}, headers=AUTH)
+    men = client.post(GRIDS, json={"attributes": [{"id": "GENDER", "value_id": MEN},
+                                                  {"id": "BRAND", "value_name": "x"}]}, headers=AUTH)
+    assert sheet_label(women) == "Mujer" and sheet_label(men) != "Mujer"
+
+
+def test_chart_sheet_matches_value_names_case_insensitively(client, run_db):
+    run_db(mark_women_sheet)
+    for name in ("MUJER", "mujer", "Mujer"):
+        response = client.post(GRIDS, json={"attributes": [{"id": "GENDER", "values": [{"name": name}]},
+                                                           {"id": "BRAND", "value_name": "Nike"}]}, headers=AUTH)
+        assert sheet_label(response) == "Mujer"
     men = client.post(GRIDS, json={"attributes": [{"id": "GENDER", "value_name": "hombre"},
                                                   {"id": "BRAND", "value_name": "x"}]}, headers=AUTH)
-    assert women.get_json()["input"]["groups"][0]["label"] == "Mujer"
-    assert men.get_json()["input"]["groups"][0]["label"] != "Mujer"
+    assert sheet_label(men) != "Mujer"
 
 
 def test_chart_sheet_requires_every_grid_template_required_attribute(client):
