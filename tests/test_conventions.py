@@ -267,3 +267,9 @@ def test_docs_page_is_served(client):
 def test_nul_characters_are_refused_with_400_on_every_database(client, request_args):
     response = client.open(**request_args)
     assert_error(response, 400, "invalid_characters")
+
+
+def test_reduced_body_is_serialised_like_any_other(client, loaded):
+    full = client.get("/currencies/ARS").get_data(as_text=True)
+    reduced = client.get("/currencies/ARS?attributes=id,description,symbol,decimal_places").get_data(as_text=True)
+    assert reduced == full

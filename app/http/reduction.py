@@ -1,7 +1,5 @@
 """`attributes` reduction: keep only the named top-level fields of a successful JSON body."""
-import json
-
-from flask import request
+from flask import current_app, request
 
 
 def reduce_fields(response):
@@ -17,5 +15,5 @@ def reduce_fields(response):
                 for e in body]
     else:
         return response
-    response.set_data(json.dumps(body, ensure_ascii=False))
+    response.set_data(current_app.json.response(body).get_data())
     return response
