@@ -84,7 +84,8 @@ def export_bundle():
         "charts": _charts(),
         "domain_discovery": [{"site_id": d["site"], "domain_id": d["domain"], "category_id": d["category"],
                               "terms": d["terms"]} for d in _rows(DomainDiscoveryTerm.select().order_by(
-                                  DomainDiscoveryTerm.site, DomainDiscoveryTerm.domain, DomainDiscoveryTerm.id))],
+                                  DomainDiscoveryTerm.site, DomainDiscoveryTerm.domain,
+                                  DomainDiscoveryTerm.category.asc(nulls="FIRST")))],
     }
 
 
@@ -146,7 +147,8 @@ def _items():
 
 def _compatibilities():
     out = []
-    for c in _rows(Compatibility.select().order_by(Compatibility.item, Compatibility.product, Compatibility.id)):
+    for c in _rows(Compatibility.select().order_by(
+            Compatibility.item, Compatibility.product.asc(nulls="FIRST"), Compatibility.id)):
         record = {"id": c["id"], "item_id": c["item"]}
         record.update({"universal": True} if c["universal"] else {"product_id": c["product"]})
         record.update(source=c["source"], creation_source=c["creation_source"], note=c["note"],

@@ -69,8 +69,13 @@ def _converter(field, postgres):
         # SQLite: json(?) over the text; PostgreSQL: peewee's adapter (psycopg2's Json).
         return field.db_value if postgres else _dumps
     if isinstance(field, DateTimeField):
-        return field.db_value
+        # SQLite: the text peewee reads back (sqlite3's own datetime adapter is deprecated).
+        return field.db_value if postgres else _datetime_text
     return None
+
+
+def _datetime_text(value):
+    return value if value is None or isinstance(value, str) else value.isoformat(sep=" ")
 
 
 def _dumps(value):
