@@ -296,3 +296,28 @@ def test_manage_unknown_chart_is_404(client):
     assert_error(client.delete("/catalog/charts/999", headers=AUTH), 404, "chart_not_found")
     assert_error(client.post("/catalog/charts/999/rows", json={"attributes": []}, headers=AUTH),
                  404, "chart_not_found")
+
+
+def test_an_attribute_is_given_once_per_row_with_a_value(client):
+    row = t_shirt_row("S", "S", "88 cm")
+    row["attributes"].append({"id": "CHEST_CIRCUMFERENCE_FROM", "values": [{"name": "90 cm"}]})
+    empty = t_shirt_row("M", "M")
+    empty["attributes"].append({"id": "GARMENT_LENGTH_FROM", "values": []})
+    assert validation_errors(create(client, t_shirt_chart(rows=[row, empty]))) == {
+        ("duplicate_attribute", "rows[0].CHEST_CIRCUMFERENCE_FROM"), ("missing_value", "rows[1].GARMENT_LENGTH_FROM")}
+
+
+def test_values_are_at_most_value_max_length(client):
+    rows = [t_shirt_row("S" * 256, "S")]
+    assert validation_errors(create(client, t_shirt_chart(rows=rows))) == {
+        ("value_too_long", "rows[0].MANUFACTURER_SIZE")}
+
+
+def test_listing_link_attributes_are_not_chart_values(client):
+    rows = [t_shirt_row("S", "S", SIZE_GRID_ROW_ID="1:1")]
+    assert validation_errors(create(client, t_shirt_chart(rows=rows))) == {
+        ("attribute_not_allowed_in_row", "rows[0].SIZE_GRID_ROW_ID")}
+
+
+def test_create_in_an_unknown_site_is_404(client):
+    assert_error(create(client, t_shirt_chart(site_id="XXX", names={"XXX": "Remeras"})), 404, "site_not_found")
