@@ -1,4 +1,5 @@
 """A bundle with every section filled, built on `tests.bundles.base_bundle()`, for the importer's tests."""
+from app.models import ALL_MODELS
 from tests.bundles import OTHER_SELLER, SELLER, base_bundle
 
 
@@ -48,3 +49,12 @@ def full_bundle():
         {"site_id": "MLA", "domain_id": "MLA-BRAKE_PADS", "terms": ["pastillas", "frenos"]}]
     bundle["users"][0]["access_tokens"].append(f"TEST-{SELLER}-second")
     return bundle
+
+
+def row_counts():
+    return {model.__name__: model.select().count() for model in ALL_MODELS}
+
+
+def wipe():
+    for model in reversed(ALL_MODELS):
+        model.delete().execute()
