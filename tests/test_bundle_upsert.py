@@ -192,3 +192,16 @@ def test_reimport_without_tokens_keeps_the_stored_ones(load_bundle, run_db):
     load_bundle(base_bundle())
     load_bundle({"users": [{"id": SELLER, "nickname": "TALLER_NORTE", "site_id": "MLA"}]})
     assert run_db(auth.resolve_access_token, TOKENS[SELLER]) == SELLER
+
+
+def test_a_compatibility_id_given_to_another_product_moves_with_it(load_bundle, run_db):
+    bundle = full_bundle()
+    load_bundle(bundle)
+    stored_id = run_db(lambda: Compatibility.get(Compatibility.item == "MLA100",
+                                                 Compatibility.product == "MLA90002").id)
+    bundle["compatibilities"][1:2] = [{"item_id": "MLA100", "product_id": "MLA90002"},
+                                      {"id": stored_id, "item_id": "MLA100", "product_id": "MLA90003"}]
+    load_bundle(bundle)
+    rows = run_db(lambda: {c.product_id: c.id for c in Compatibility.select().where(Compatibility.item == "MLA100")})
+    assert rows["MLA90003"] == stored_id
+    assert rows["MLA90002"] != stored_id and len(rows) == 3

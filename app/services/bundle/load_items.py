@@ -50,11 +50,13 @@ def load_compatibilities(records, ctx):
     id (or a new uuid4 is made). A stored row of the same (item, product) under another id is
     replaced by the bundle's."""
     stored = _stored_compatibility_ids({r["item_id"] for r in records})
+    explicit = {r["id"] for r in records if r.get("id")}
     rows, replaced = [], []
     for r in records:
         product_id = None if r.get("universal") else r["product_id"]
         key = (r["item_id"], product_id)
-        row_id = r.get("id") or stored.get(key) or str(uuid.uuid4())
+        kept = stored.get(key) if stored.get(key) not in explicit else None  # that id moves elsewhere
+        row_id = r.get("id") or kept or str(uuid.uuid4())
         if stored.get(key) not in (None, row_id):
             replaced.append(stored[key])
         product = ctx.tables["product"].get(product_id) if product_id else None
