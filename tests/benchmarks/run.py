@@ -1,0 +1,210 @@
+"""HTTP benchmark of the service under gunicorn, as in production (issue 6).
+
+    python -m tests.benchmarks.run [--products 100000] [--items 10000] [--compatibilities 1000000]
+                                   [--database-url URL] [--duration 10] [--workers 2] [--growth]
+
+Builds the synthetic catalog (tests/benchmarks/catalog.py) through the bundle importer into a fresh
+SQLite file (or the empty PostgreSQL database given by --database-url), starts
+`gunicorn -c python:app.gunicorn_conf wsgi:app --workers N` on a loopback port with
+RATELIMIT_ENABLED=false, and drives each endpoint from a separate process (wrk when installed, else
+tests/benchmarks/loadgen.py). Prints req/s, p50, p99 and the ratio to /health of the same run against
+each target, each worker's resident memory after the run, and the import times. --growth builds the
+catalog at --products and at 10 x --products and compares the list and family-count latencies.
+"""
+import argparse
+import contextlib
+import http.client
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from app import create_app
+from app.db import connection
+from app.models import Product
+from tests.benchmarks import loadgen, scenarios
+from tests.benchmarks.catalog import Catalog
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RSS_TARGET_MB, IMPORT_TARGET_S, GROWTH_TARGET = 150, 30, 1.2
+
+
+def log(text):
+    print(text, flush=True)
+
+
+def build(database_url, catalog):
+    app = create_app({"DATABASE_URL": database_url, "RATELIMIT_ENABLED": False})
+    with app.app_context(), connection():
+        if Product.table_exists() and Product.select().exists():
+            raise SystemExit("the database already has products: give an empty one")
+        catalog.build(log)
+
+
+def free_port():
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def gunicorn(database_url, workers, folder):
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "RATELIMIT_ENABLED": "false",
+           "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers)}
+    with open(os.path.join(folder, "gunicorn.log"), "w") as out:
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:app.gunicorn_conf",
+                                    "--workers", str(workers), "wsgi:app"],
+                                   cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while request(port, "GET", "/health")[0] != 200:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"gunicorn did not start; see {folder}/gunicorn.log")
+            time.sleep(0.2)
+        yield port, process.pid
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def request(port, method, path, body=None, token=""):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request(method, path, body=None if body is None else __import__("json").dumps(body), headers=headers)
+        response = conn.getresponse()
+        return response.status, response.read().decode()
+    except OSError as exc:
+        return None, repr(exc)
+
+
+def worker_rss_mb(master_pid):
+    with open(f"/proc/{master_pid}/task/{master_pid}/children") as f:
+        children = [int(pid) for pid in f.read().split()]
+    sizes = {}
+    for pid in children:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    sizes[pid] = int(line.split()[1]) / 1024
+    return sizes
+
+
+def measure(port, scenario, duration, connections, folder):
+    """Probe once (status and body checked), warm up, then load for `duration` seconds."""
+    method, path, body = scenario.requests[0]
+    status, text = request(port, method, path, body, scenario.token)
+    problem = scenario.check(status, text)
+    if problem:
+        with open(os.path.join(folder, "gunicorn.log")) as f:
+            tail = "".join(f.readlines()[-30:])
+        raise SystemExit(f"{tail}\n{scenario.name}: {method} {path} {problem}")
+    pool = scenario.requests[1:] if scenario.unique else scenario.requests
+    run = loadgen.run_wrk if loadgen.wrk_available() else loadgen.run_python
+    if not scenario.unique:
+        run(port, pool, scenario.token, 1, connections)
+    result = run(port, pool, scenario.token, duration, connections)
+    if scenario.unique and result["requests"] > len(pool):
+        scenario.notes.append(f"write pool of {len(pool)} wrapped: later requests added nothing")
+    return result
+
+
+def verdict(scenario, result, health_rps):
+    ratio = result["rps"] / health_rps
+    ok = (scenario.ratio is None or ratio >= scenario.ratio) and \
+         (scenario.p50_ms is None or result["p50_ms"] <= scenario.p50_ms) and not result["errors"]
+    return ratio, ("PASS" if ok else "MISS") if (scenario.ratio or scenario.p50_ms) else ""
+
+
+def run_all(database_url, catalog, selected, args, folder):
+    log(f"\ncatalog: {catalog.n_products:,} products, {catalog.n_items:,} items, "
+        f"{catalog.n_compatibilities:,} compatibilities on {database_url.split(':')[0]}")
+    build(database_url, catalog)
+    results = []
+    with gunicorn(database_url, args.workers, folder) as (port, master):
+        for scenario in selected:
+            result = measure(port, scenario, args.duration, args.connections, folder)
+            results.append((scenario, result))
+            log(f"  measured {scenario.name}: {result['rps']:,.0f} req/s")
+        rss = worker_rss_mb(master)
+    return results, rss
+
+
+def print_table(results, rss, catalog):
+    health_rps = results[0][1]["rps"]
+    generator = results[0][1]["generator"]
+    log(f"\n{'endpoint':58} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'x health':>8}  {'target':26} result")
+    for scenario, result in results:
+        ratio, mark = verdict(scenario, result, health_rps)
+        errors = f"  ({result['errors']} errors)" if result["errors"] else ""
+        log(f"{scenario.name:58} {result['rps']:8,.0f} {result['p50_ms']:8.2f} {result['p99_ms']:8.2f} "
+            f"{ratio:8.2f}  {scenario.target_text():26} {mark}{errors}")
+        for note in scenario.notes:
+            log(f"    note: {note}")
+    log(f"(load generator: {generator})")
+    for pid, mb in sorted(rss.items()):
+        log(f"worker {pid}: {mb:.0f} MB resident (target <= {RSS_TARGET_MB}) "
+            f"{'PASS' if mb <= RSS_TARGET_MB else 'MISS'}")
+    for label, seconds in catalog.timings.items():
+        target = ""
+        if label.endswith(" products"):
+            limit = IMPORT_TARGET_S * catalog.n_products / 100_000
+            target = f" (target <= {limit:g} s) {'PASS' if seconds <= limit else 'MISS'}"
+        log(f"import {label}: {seconds:.1f} s{target}")
+
+
+@contextlib.contextmanager
+def database(args, folder, label):
+    if args.database_url:
+        yield args.database_url
+    else:
+        yield "sqlite:///" + os.path.join(folder, f"bench-{label}.db")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--products", type=int, default=100_000)
+    parser.add_argument("--items", type=int, default=10_000)
+    parser.add_argument("--compatibilities", type=int, default=1_000_000)
+    parser.add_argument("--database-url",
+                        help="an EMPTY PostgreSQL (or SQLite) database; default: a temporary SQLite file")
+    parser.add_argument("--duration", type=int, default=10, help="seconds of load per endpoint")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--connections", type=int,
+                        help="concurrent connections of the load generator (default: one per worker)")
+    parser.add_argument("--growth", action="store_true",
+                        help="also build 10 x --products and compare list and count latencies")
+    args = parser.parse_args()
+    args.connections = args.connections or args.workers
+    if args.growth and args.database_url:
+        raise SystemExit("--growth builds two catalogs: it uses temporary SQLite files, not --database-url")
+    with tempfile.TemporaryDirectory(prefix="bench-") as folder:
+        catalog = Catalog(args.products, args.items, args.compatibilities)
+        with database(args, folder, "main") as url:
+            results, rss = run_all(url, catalog, scenarios.all_scenarios(catalog), args, folder)
+        print_table(results, rss, catalog)
+        if args.growth:
+            growth(args, folder, results)
+
+
+def growth(args, folder, small_results):
+    large = Catalog(args.products * 10, args.items, args.compatibilities)
+    url = "sqlite:///" + os.path.join(folder, "bench-large.db")
+    results, rss = run_all(url, large, scenarios.growth_scenarios(large), args, folder)
+    print_table(results, rss, large)
+    small = {s.name: r for s, r in small_results}
+    log(f"\ngrowth {args.products:,} -> {large.n_products:,} products (p50 ratio, target <= {GROWTH_TARGET})")
+    for scenario, result in results[1:]:
+        before = small[scenario.name]
+        ratio = result["p50_ms"] / before["p50_ms"]
+        log(f"{scenario.name:58} {before['p50_ms']:8.2f} -> {result['p50_ms']:8.2f} ms  x{ratio:.2f}  "
+            f"{'PASS' if ratio <= GROWTH_TARGET else 'MISS'}")
+
+
+if __name__ == "__main__":
+    main()

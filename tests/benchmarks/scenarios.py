@@ -1,0 +1,123 @@
+"""The benchmarked requests and their targets (issue 6), built from the catalog's ids.
+
+Each scenario has a probe (one request checked for its status and body before the load) and a pool
+of requests sent round-robin. Targets: `ratio` is the minimum req/s as a fraction of /health's in
+the same run; `p50_ms` the maximum median latency.
+"""
+import json
+import urllib.parse
+from dataclasses import dataclass, field
+
+from app.data.demo import DEMO_HELD_OUT_TITLES
+from tests.benchmarks.catalog import PART_DOMAIN, PER_ITEM, TOKEN, family
+
+SUMMARY_ITEMS = 100
+FAMILIES_PER_EMPTY_ITEM = 40
+WRITE_POOL = 20_000  # distinct writes: more than 10 s of POSTs at 1,000/s
+CHART_QUERIES = [("Hombre", "adidas"), ("Mujer", "adidas"), ("Hombre", "Nike"), ("Mujer", "Nike"),
+                 ("Hombre", "Topper"), ("Mujer", "Topper")]
+
+
+@dataclass
+class Scenario:
+    name: str
+    requests: list  # [(method, path, body)]
+    check: object = None  # check(status, body) -> problem text or None
+    ratio: float = None
+    p50_ms: float = None
+    token: str = TOKEN
+    unique: bool = False  # a write pool: every entry must be sent at most once
+    notes: list = field(default_factory=list)
+
+    def target_text(self):
+        parts = []
+        if self.ratio:
+            parts.append(f">= {self.ratio:g} x health")
+        if self.p50_ms:
+            parts.append(f"p50 <= {self.p50_ms:g} ms")
+        return ", ".join(parts) or "-"
+
+
+def _expect(status=200, test=None, what=""):
+    def check(code, body):
+        if code != status:
+            return f"answered {code}: {body[:300]}"
+        if test is not None and not test(json.loads(body)):
+            return f"unexpected body ({what}): {body[:300]}"
+        return None
+    return check
+
+
+def health():
+    return Scenario("GET /health", [("GET", "/health", None)], _expect(), token="")
+
+
+def item_read(catalog):
+    ids = catalog.compatible_items[:500] + catalog.empty_items[:500]
+    return Scenario("GET /items/{id}", [("GET", f"/items/{i}", None) for i in ids],
+                    _expect(test=lambda b: b["id"].startswith("MLA")), ratio=0.5)
+
+
+def compat_list(catalog):
+    ids = catalog.compatible_items[:1000]
+    return Scenario(f"GET /items/{{id}}/compatibilities?extended=true ({PER_ITEM})",
+                    [("GET", f"/items/{i}/compatibilities?extended=true", None) for i in ids],
+                    _expect(test=lambda b: len(b["products"]) == PER_ITEM, what=f"{PER_ITEM} products"),
+                    ratio=0.2, p50_ms=10)
+
+
+def family_post(catalog):
+    """Distinct (empty item, family) pairs: each request really adds 200 compatibilities."""
+    empty = catalog.empty_items
+    # Family-major order: one item's requests are spread over the run, not back to back.
+    requests = [("POST", f"/items/{item}/compatibilities",
+                 {"products_families": [{**family((n * 7 + k) % catalog.blocks), "creation_source": "DEFAULT"}]})
+                for k in range(min(FAMILIES_PER_EMPTY_ITEM, catalog.blocks)) for n, item in enumerate(empty)]
+    requests = requests[:WRITE_POOL]
+    return Scenario(f"POST /items/{{id}}/compatibilities ({PER_ITEM} by family)", requests,
+                    _expect(test=lambda b: b["created_compatibilities_count"] == PER_ITEM, what="200 created"),
+                    p50_ms=50, unique=True)
+
+
+def family_count(catalog):
+    blocks = range(0, catalog.blocks, max(1, catalog.blocks // 1000))
+    return Scenario("POST count_family_products (BRAND+MODEL)",
+                    [("POST", "/catalog_compatibilities/products_search/count_family_products", family(b))
+                     for b in blocks],
+                    _expect(test=lambda b: b["count"] == PER_ITEM, what="count 200"), p50_ms=10)
+
+
+def summary(catalog):
+    ids = catalog.compatible_items
+    bodies = [{"domain_id": PART_DOMAIN, "items": [ids[(s * 37 + k) % len(ids)] for k in range(SUMMARY_ITEMS)]}
+              for s in range(50)]
+    return Scenario(f"POST /items/compatibilities_summary ({SUMMARY_ITEMS} items)",
+                    [("POST", "/items/compatibilities_summary", b) for b in bodies],
+                    _expect(test=lambda b: len(b) == min(SUMMARY_ITEMS, len(ids))
+                            and b[0]["compatibilities_count"] == PER_ITEM, what="100 records of 200"),
+                    p50_ms=30)
+
+
+def chart_search():
+    bodies = [{"domain_id": "SNEAKERS", "site_id": "MLA", "seller_id": 1001,
+               "attributes": [{"id": "GENDER", "values": [{"name": gender}]},
+                              {"id": "BRAND", "values": [{"name": brand}]}]} for gender, brand in CHART_QUERIES]
+    return Scenario("POST /catalog/charts/search", [("POST", "/catalog/charts/search", b) for b in bodies],
+                    _expect(test=lambda b: "charts" in b), ratio=0.4)
+
+
+def domain_discovery():
+    titles = [h for h in DEMO_HELD_OUT_TITLES if h["site_id"] == "MLA"][:100]
+    paths = [f"/sites/MLA/domain_discovery/search?limit=3&q={urllib.parse.quote(h['title'])}" for h in titles]
+    return Scenario("GET /sites/MLA/domain_discovery/search", [("GET", p, None) for p in paths],
+                    _expect(test=lambda b: isinstance(b, list)), ratio=0.4, token="")
+
+
+def all_scenarios(catalog):
+    return [health(), item_read(catalog), compat_list(catalog), family_post(catalog), family_count(catalog),
+            summary(catalog), chart_search(), domain_discovery()]
+
+
+def growth_scenarios(catalog):
+    return [health(), compat_list(catalog), family_count(catalog)]
+
