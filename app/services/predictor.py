@@ -89,8 +89,9 @@ class SiteModel:
 
 
 def _fingerprint(site_id):
-    """Changes whenever the site's domains, categories, terms or listings change."""
-    items = Item.select(fn.COUNT(Item.id), fn.MAX(Item.id), fn.MIN(Item.id), fn.MAX(Item.last_updated),
+    """Changes whenever the site's domains, categories, terms or listing titles change; not when a
+    listing's compatibilities or status change, which would relearn for nothing."""
+    items = Item.select(fn.COUNT(Item.id), fn.MAX(Item.id), fn.MIN(Item.id),
                         fn.SUM(fn.LENGTH(Item.title))).where(Item.site == site_id).tuples().get()
     terms = DomainDiscoveryTerm.select(fn.COUNT(DomainDiscoveryTerm.id), fn.MAX(DomainDiscoveryTerm.id),
                                        fn.SUM(fn.LENGTH(DomainDiscoveryTerm.terms.cast("text")))
