@@ -21,7 +21,11 @@ class CauseSchema(ma.Schema):
 
 
 class ErrorSchema(ma.Schema):
-    """The uniform error object of every failure."""
+    """The uniform error object of every failure; an error may add keys of its own (for example
+    `errors` of chart_validation_error), so the document allows more properties."""
+
+    class Meta:
+        unknown = ma.INCLUDE
 
     message = fields.String(required=True, metadata={"description": "Human-readable message"})
     error = fields.String(required=True, metadata={"description": "Machine-readable error code"})

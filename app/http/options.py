@@ -28,7 +28,9 @@ def _attributes(spec, operation):
     for status, response in sorted(operation.get("responses", {}).items()):
         if not str(status).startswith("2"):
             continue
-        content = response.get("content", {}).get("application/json", {})
+        content = response.get("content", {}).get("application/json")
+        if content is None:  # the JSONP-only 200 of an operation that answers 201
+            continue
         schema = _resolve(spec, content.get("schema"))
         return {name: prop.get("description") or prop.get("type", "object")
                 for name, prop in schema.get("properties", {}).items()}

@@ -5,10 +5,12 @@ Views import Api and Blueprint from here, never from flask_smorest directly.
 import http
 
 import flask_smorest
+from apispec import BasePlugin
 from webargs.flaskparser import FlaskParser
 
 from app.http import errors
 from app.http.auth import guard
+from app.http.jsonp import CALLBACK, CALLBACK_MAX_LENGTH
 from schemas.common import ErrorSchema
 
 BEARER = [{"bearerAuth": []}]
@@ -19,6 +21,38 @@ class ArgumentsParser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
 
 
+GLOBAL_PARAMETERS = {
+    "callback": {
+        "in": "query", "name": "callback", "required": False,
+        "description": "JSONP: answer 200 `text/javascript` `/**/callback([status, {header: [values]}, body]);` "
+                       "whatever the real status; an invalid name is a plain 400 `invalid_callback`",
+        "schema": {"type": "string", "pattern": CALLBACK.pattern, "maxLength": CALLBACK_MAX_LENGTH},
+    },
+    "attributes": {
+        "in": "query", "name": "attributes", "required": False,
+        "description": "Comma-separated top-level fields to keep in a successful body (of each element "
+                       "when the body is an array); error bodies are never reduced",
+        "schema": {"type": "string"},
+    },
+}
+JSONP_CONTENT = {"text/javascript": {"schema": {"type": "string"}}}
+
+
+class ConventionsPlugin(BasePlugin):
+    """Documents on every operation what the shared hooks do to it: the `callback` and `attributes`
+    query parameters, and the 200 `text/javascript` answer JSONP turns every response into."""
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for operation in (operations or {}).values():
+            parameters = operation.setdefault("parameters", [])
+            parameters += list(GLOBAL_PARAMETERS)  # apispec turns a name into a $ref to the component
+            responses = operation.setdefault("responses", {})
+            # Views declare statuses as ints; the key must stay the one the view used.
+            key = next((status for status in responses if str(status) == "200"), "200")
+            ok = responses.setdefault(key, {"description": "JSONP answer (with `callback`)"})
+            ok.setdefault("content", {}).update(JSONP_CONTENT)
+
+
 class Api(flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
 
@@ -26,7 +60,11 @@ class Api(flask_smorest.Api):
         errors.init_app(self._app)
 
     def init_app(self, app, *, spec_kwargs=None):
+        spec_kwargs = {**(spec_kwargs or {})}
+        spec_kwargs["extra_plugins"] = [*spec_kwargs.get("extra_plugins", ()), ConventionsPlugin()]
         super().init_app(app, spec_kwargs=spec_kwargs)
+        for name, parameter in GLOBAL_PARAMETERS.items():
+            self.spec.components.parameter(name, parameter["in"], parameter)
         self.spec.components.security_scheme(
             "bearerAuth", {"type": "http", "scheme": "bearer",
                            "description": "Authorization: Bearer <access token>"})
