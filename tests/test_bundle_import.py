@@ -219,3 +219,18 @@ def test_specific_chart_needs_its_seller(run_db):
 def test_a_bundle_that_is_not_an_object_is_one_problem(run_db):
     assert problems_of(run_db, []) == ["$: a bundle is a JSON object whose keys are section names"]
     assert problems_of(run_db, {"products": {}}) == ["products: must be a list of records"]
+
+
+def test_compatibility_needs_a_rule_between_the_item_and_product_domains(load_bundle, run_db):
+    bundle = base_bundle()
+    bundle["domains"].append({"id": "MLA-MOTORCYCLES", "site_id": "MLA", "name": "Motos"})
+    bundle["products"] += [{"id": "MLA7001", "domain_id": "MLA-MOTORCYCLES", "name": "Honda"},
+                           {"id": "MLA7002", "domain_id": "MLA-MOTORCYCLES", "name": "CG", "parent_id": "MLA7001"}]
+    load_bundle(bundle)
+    assert problems_of(run_db, {"compatibilities": [{"item_id": "MLA100", "product_id": "MLA7002"}]}) == [
+        "compatibilities[0].product_id: items of domain MLA-BRAKE_PADS cannot be compatible with products of "
+        "domain MLA-MOTORCYCLES (see domain_compatibilities)"]
+    entry = base_bundle()["domain_compatibilities"][1]
+    entry["compatibilities"].append({"compatible_domain_id": "MLA-MOTORCYCLES", "categories": [{"id": "MLA1747"}]})
+    load_bundle({"domain_compatibilities": [entry],
+                 "compatibilities": [{"item_id": "MLA100", "product_id": "MLA7002"}]})

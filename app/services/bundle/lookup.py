@@ -4,6 +4,7 @@ from app.models import (
     Application,
     Category,
     ChartRow,
+    CompatibilityRule,
     Currency,
     Domain,
     Item,
@@ -96,3 +97,14 @@ def fetch_row_owners(row_ids):
     for chunk in chunks(row_ids):
         owners.update(ChartRow.select(ChartRow.id, ChartRow.chart).where(ChartRow.id.in_(chunk)).tuples())
     return owners
+
+
+def fetch_compatible_domains(domain_ids):
+    """{item-side domain: {compatible domain, ...}} stored in the domain compatibility rules."""
+    out = {}
+    for chunk in chunks(domain_ids):
+        query = CompatibilityRule.select(CompatibilityRule.domain, CompatibilityRule.compatible_domain).where(
+            CompatibilityRule.domain.in_(chunk)).tuples()
+        for domain, compatible in query:
+            out.setdefault(domain, set()).add(compatible)
+    return out

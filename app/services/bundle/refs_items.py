@@ -1,6 +1,6 @@
 """Referential checks of the item-side sections (compatibilities, suggestions, exceptions,
 orders, claims) and of the size-chart and discovery sections."""
-from app.services.bundle.lookup import fetch_restriction_values, fetch_row_owners, valid
+from app.services.bundle.lookup import fetch_compatible_domains, fetch_restriction_values, fetch_row_owners, valid
 
 
 def chart_row_ids(chart):
@@ -40,6 +40,19 @@ def _restriction_sets(ctx):
     return pairs
 
 
+def _compatible_domains(ctx):
+    """{item domain: {vehicle domains}}: a bundle's domain_compatibilities entry replaces the stored one."""
+    compatible = {rec["domain_id"]: {rule["compatible_domain_id"] for rule in rec["compatibilities"]}
+                  for rec in valid(ctx.sections, "domain_compatibilities")}
+    wanted = set()
+    for rec in valid(ctx.sections, "compatibilities"):
+        item = ctx.tables["item"].get(rec["item_id"])
+        if item and item["domain_id"] not in compatible:
+            wanted.add(item["domain_id"])
+    compatible.update(fetch_compatible_domains(wanted))
+    return compatible
+
+
 def _check_restrictions(ctx, path, restrictions, allowed, pair):
     for r, restriction in enumerate(restrictions):
         attribute_id = restriction["attribute_id"]
@@ -55,7 +68,7 @@ def _check_restrictions(ctx, path, restrictions, allowed, pair):
 
 
 def _check_compatibilities(ctx):
-    restriction_sets = _restriction_sets(ctx)
+    restriction_sets, compatible = _restriction_sets(ctx), _compatible_domains(ctx)
     for i, rec in ctx.records("compatibilities"):
         item = ctx.ref(f"compatibilities[{i}].item_id", "item", rec["item_id"])
         if rec.get("universal"):
@@ -63,6 +76,11 @@ def _check_compatibilities(ctx):
                 ctx.problem(f"compatibilities[{i}].restrictions", "a universal compatibility has no restrictions")
             continue
         product = _child_product(ctx, f"compatibilities[{i}].product_id", rec["product_id"], item)
+        if item and product and ctx.site_of_product(product) == item["site_id"] \
+                and product["domain_id"] not in compatible.get(item["domain_id"], ()):
+            ctx.problem(f"compatibilities[{i}].product_id",
+                        f"items of domain {item['domain_id']} cannot be compatible with products of domain "
+                        f"{product['domain_id']} (see domain_compatibilities)")
         if rec.get("restrictions") and item and product:
             pair = (product["domain_id"], item["domain_id"])
             _check_restrictions(ctx, f"compatibilities[{i}].restrictions", rec["restrictions"],
