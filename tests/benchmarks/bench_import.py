@@ -4,8 +4,8 @@
 
 Imports into a fresh SQLite file, and also into the PostgreSQL database named by
 --database-url (use a throwaway, empty database); then imports the same bundle again, and then
-a revision in which every product changed (each record and its attributes replaced). Prints
-seconds and products/s for each run.
+a revision in which every product changed (each record and its attributes replaced), and
+exports the database. Prints seconds and products/s for each run.
 """
 import argparse
 import os
@@ -15,7 +15,7 @@ import time
 from app import create_app
 from app.db import connection
 from app.models import Product, ProductAttribute
-from app.services.bundle import import_bundle
+from app.services.bundle import export_bundle, import_bundle
 
 CHILDREN_PER_PARENT = 9
 
@@ -61,6 +61,12 @@ def run(label, database_url, bundle, changed):
                   f"{count / seconds:>9,.0f} products/s", flush=True)
         assert Product.select().count() == count
         assert ProductAttribute.select().count() == count * 5
+        started = time.perf_counter()
+        exported = export_bundle()
+        seconds = time.perf_counter() - started
+        assert len(exported["products"]) == count
+        print(f"{label:10} {'export':12} {count:>8} products  {seconds:7.2f} s  "
+              f"{count / seconds:>9,.0f} products/s", flush=True)
 
 
 def main():
