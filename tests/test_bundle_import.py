@@ -234,3 +234,15 @@ def test_compatibility_needs_a_rule_between_the_item_and_product_domains(load_bu
     entry["compatibilities"].append({"compatible_domain_id": "MLA-MOTORCYCLES", "categories": [{"id": "MLA1747"}]})
     load_bundle({"domain_compatibilities": [entry],
                  "compatibilities": [{"item_id": "MLA100", "product_id": "MLA7002"}]})
+
+
+def test_product_attribute_problems_have_their_own_paths(run_db):
+    bundle = base_bundle()
+    bundle["products"][0]["attributes"][1]["value_id"] = 62109
+    bundle["products"][2]["attributes"][0] = {"value_name": "Volkswagen", "unit": "x"}
+    bundle["products"][3] = "MLA8002"
+    problems = problems_of(run_db, bundle)
+    assert "products[0].attributes[1].value_id: not a valid string" in problems
+    assert "products[2].attributes[0].id: missing data for required field" in problems
+    assert "products[2].attributes[0].unit: unknown field" in problems
+    assert "products[3]: invalid input type" in problems
