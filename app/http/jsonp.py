@@ -18,7 +18,8 @@ def read_callback():
     g.jsonp_callback = None
     if callback is None:
         return
-    if len(callback) > CALLBACK_MAX_LENGTH or not CALLBACK.match(callback):
+    # fullmatch: `$` alone would let a trailing newline through ("cb\n").
+    if len(callback) > CALLBACK_MAX_LENGTH or not CALLBACK.fullmatch(callback):
         raise ApiError(400, "invalid_callback",
                        "callback must be a JavaScript identifier path (letters, digits, _, $ and "
                        f"dots) of at most {CALLBACK_MAX_LENGTH} characters")
