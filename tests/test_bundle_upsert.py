@@ -205,3 +205,19 @@ def test_a_compatibility_id_given_to_another_product_moves_with_it(load_bundle, 
     rows = run_db(lambda: {c.product_id: c.id for c in Compatibility.select().where(Compatibility.item == "MLA100")})
     assert rows["MLA90003"] == stored_id
     assert rows["MLA90002"] != stored_id and len(rows) == 3
+
+
+def test_reimport_updates_changed_and_added_product_attributes(load_bundle, run_db):
+    bundle = base_bundle()
+    load_bundle(bundle)
+    product = bundle["products"][1]
+    product["attributes"][0] = {"id": "BRAND", "value_id": "60249", "value_name": "VW"}
+    product["attributes"].append({"id": "ENGINE", "value_name": "1.6 MSI"})
+    load_bundle({"products": [product]})
+    rows = run_db(lambda: list(ProductAttribute.select(
+        ProductAttribute.attribute_id, ProductAttribute.value_key, ProductAttribute.position)
+        .where(ProductAttribute.product == product["id"]).order_by(ProductAttribute.position).tuples()))
+    assert rows == [("BRAND", "vw", 0), ("MODEL", "gol", 1), ("VEHICLE_YEAR", "2010", 2),
+                    ("SHORT_VERSION", "1.6 trendline", 3), ("ENGINE", "1.6 msi", 4)]
+    exported = next(p for p in run_db(export_bundle)["products"] if p["id"] == product["id"])
+    assert exported["attributes"] == [{"value_id": None, "value_name": None, **a} for a in product["attributes"]]

@@ -161,12 +161,32 @@ def load_products(records, ctx):
     insert_rows(Product, product_fields, [(pid, *row) for pid, row in products.items() if pid not in stored_products])
     upsert(Product, product_fields, [(pid, *row) for pid, row in products.items()
                                      if pid in stored_products and stored_products[pid] != row], ["id"])
-    changed = [pid for pid, rows in attributes.items() if stored_attributes.get(pid, []) != rows]
-    delete_in(ProductAttribute, "product", [pid for pid in changed if pid in stored_attributes])
-    fields = [ProductAttribute.product, ProductAttribute.domain_id, ProductAttribute.is_child,
-              ProductAttribute.attribute_id, ProductAttribute.value_id, ProductAttribute.value_name,
-              ProductAttribute.value_key, ProductAttribute.position]
-    insert_rows(ProductAttribute, fields, [(pid, *row) for pid in changed for row in attributes[pid]])
+    _write_attributes(attributes, stored_attributes)
+
+
+ATTRIBUTE_FIELDS = ["product", "domain_id", "is_child", "attribute_id", "value_id", "value_name", "value_key",
+                    "position"]
+
+
+def _write_attributes(attributes, stored_attributes):
+    """Rewrite only what changed: a product that lost attributes gets all its rows replaced;
+    otherwise its new or changed rows are upserted by (product, attribute_id) and the rest stay,
+    which for a typical catalog revision writes a fraction of the rows."""
+    fresh, replaced, changed_rows = [], [], []
+    for pid, rows in attributes.items():
+        stored = stored_attributes.get(pid)
+        if stored is None:
+            fresh.append(pid)
+        elif stored != rows:
+            by_attribute = {row[2]: row for row in stored}
+            if by_attribute.keys() - {row[2] for row in rows}:
+                replaced.append(pid)
+            else:
+                changed_rows += [(pid, *row) for row in rows if by_attribute.get(row[2]) != row]
+    delete_in(ProductAttribute, "product", replaced)
+    insert_rows(ProductAttribute, ATTRIBUTE_FIELDS,
+                [(pid, *row) for pid in fresh + replaced for row in attributes[pid]])
+    upsert(ProductAttribute, ATTRIBUTE_FIELDS, changed_rows, ["product", "attribute_id"])
 
 
 def _lower(text):
