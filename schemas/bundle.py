@@ -142,14 +142,49 @@ class BundleRestrictionValuesSchema(Record):
         reject_repeats(data.get("attributes_values"), "attribute_id", "attributes_values", "attribute")
 
 
+PRODUCT_TEXT = {"id": (True, 40), "domain_id": (True, 100), "site_id": (False, 3), "name": (True, 300),
+                "parent_id": (False, 40)}
+PRODUCT_ATTRIBUTE_TEXT = {"id": (True, 100), "value_id": (False, 100), "value_name": (False, 255)}
+
+
+def _clean_texts(record, spec):
+    """True when `record` is a dict holding only `spec`'s keys, each a fitting string (or None
+    when optional), with every required key present."""
+    if type(record) is not dict:
+        return False
+    for key, value in record.items():
+        limits = spec.get(key)
+        if limits is None or (value is None and limits[0]):
+            return False
+        if value is not None and (type(value) is not str or not 0 < len(value) <= limits[1]):
+            return False
+    return all(key in record for key, (required, _) in spec.items() if required)
+
+
 class BundleProductSchema(Record):
     id = text(max_length=40)
     domain_id = text(max_length=100)
     site_id = text(required=False, max_length=3)
     name = text(max_length=300)
     parent_id = text(required=False, max_length=40)
-    attributes = FlatRecords({"id": (True, 100), "value_id": (False, 100), "value_name": (False, 255)},
-                             unique="id", what="attribute", load_default=list)
+    attributes = FlatRecords(PRODUCT_ATTRIBUTE_TEXT, unique="id", what="attribute", load_default=list)
+
+    @staticmethod
+    def fast_load(record):
+        """What load() answers for a valid product, in a fraction of its time (a catalog holds
+        100,000s of products); None when in doubt, and load() then reports the problems."""
+        if type(record) is not dict:
+            return None
+        attributes = record.get("attributes", [])
+        if type(attributes) is not list or not _clean_texts({k: v for k, v in record.items() if k != "attributes"},
+                                                             PRODUCT_TEXT):
+            return None
+        ids = set()
+        for attribute in attributes:
+            if not _clean_texts(attribute, PRODUCT_ATTRIBUTE_TEXT) or attribute["id"] in ids:
+                return None
+            ids.add(attribute["id"])
+        return {**record, "attributes": attributes}
 
 
 # Section name -> record schema.

@@ -2,6 +2,7 @@
 transaction, upsert by id, references across sections and to stored records, round trip."""
 import copy
 
+import marshmallow as ma
 import pytest
 
 from app.models import (
@@ -246,3 +247,24 @@ def test_product_attribute_problems_have_their_own_paths(run_db):
     assert "products[2].attributes[0].id: missing data for required field" in problems
     assert "products[2].attributes[0].unit: unknown field" in problems
     assert "products[3]: invalid input type" in problems
+
+
+def test_fast_product_check_agrees_with_the_schema():
+    from schemas.bundle import BundleProductSchema
+
+    schema = BundleProductSchema()
+    valid = [*base_bundle()["products"][:3],
+             {"id": "P1", "domain_id": "D", "name": "N", "site_id": None, "parent_id": None},
+             {"id": "P2", "domain_id": "D", "name": "N", "attributes": [{"id": "A", "value_id": None}]}]
+    for record in valid:
+        assert BundleProductSchema.fast_load(record) == schema.load(record)
+    invalid = [{"id": "P", "domain_id": "D"}, {"id": "P", "domain_id": "D", "name": ""},
+               {"id": 1, "domain_id": "D", "name": "N"}, {"id": "P", "domain_id": "D", "name": "N", "x": 1},
+               {"id": "P", "domain_id": "D", "name": "N", "attributes": None},
+               {"id": "P", "domain_id": "D", "name": "N", "attributes": [{"id": "A"}, {"id": "A"}]},
+               {"id": "P", "domain_id": "D", "name": "N", "attributes": [{"value_id": "1"}]},
+               {"id": "P", "domain_id": "D", "name": "N", "site_id": "MLAX"}, ["P"]]
+    for record in invalid:
+        assert BundleProductSchema.fast_load(record) is None
+        with pytest.raises(ma.ValidationError):
+            schema.load(record)
