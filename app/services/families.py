@@ -1,10 +1,10 @@
 """Product families: the child products of a domain whose attributes match every given value.
 
-A family is answered from the ProductAttribute indexes: the first attribute selects rows by
-(domain_id, is_child, attribute_id, value), each further attribute is a join on the same
-product through the (product, attribute_id) index. No Python loop ever walks the catalog.
+A family is answered from the ProductAttribute indexes: its most selective attribute selects rows
+by (domain_id, is_child, attribute_id, value), each further attribute is a lookup of the same product
+in that index. No Python loop ever walks the catalog.
 """
-from peewee import fn
+from peewee import SQL, fn
 
 from app.models import Domain, ProductAttribute
 from app.services.errors import ApiError
@@ -37,17 +37,42 @@ def value_key(name):
     return name.strip().lower()
 
 
+# Rows read at most to rank a family's attributes by selectivity.
+SELECTIVITY_PROBE = 1000
+
+
+def _rows_of(pa, domain_id, attribute):
+    return ((pa.domain_id == domain_id) & (pa.is_child == True)  # noqa: E712
+            & (pa.attribute_id == attribute["id"]) & _value_condition(pa, attribute))
+
+
+def _by_selectivity(domain_id, attributes):
+    """The attributes, fewest matching rows first (counted up to SELECTIVITY_PROBE each).
+
+    The join starts from the first attribute: starting from BRAND walks every child product of
+    the brand, a number that grows with the catalog, where MODEL selects a few hundred.
+    """
+    if len(attributes) < 2:
+        return list(attributes)
+
+    def rows(attribute):
+        pa = ProductAttribute.alias("probe")
+        probe = pa.select(SQL("1")).where(_rows_of(pa, domain_id, attribute)).limit(SELECTIVITY_PROBE)
+        return ProductAttribute.select(fn.COUNT(SQL("1"))).from_(probe.alias("probed")).scalar()
+
+    return sorted(attributes, key=rows)
+
+
 def family_query(domain_id, attributes):
     """SELECT of the product ids the family selects (child products only)."""
-    first, *rest = attributes
+    first, *rest = _by_selectivity(domain_id, attributes)
     base = ProductAttribute.alias("fa0")
-    query = base.select(base.product).where(
-        base.domain_id == domain_id, base.is_child == True,  # noqa: E712
-        base.attribute_id == first["id"], _value_condition(base, first))
+    query = base.select(base.product).where(_rows_of(base, domain_id, first))
     for n, attribute in enumerate(rest, 1):
         pa = ProductAttribute.alias(f"fa{n}")
-        query = query.join(pa, on=((pa.product == base.product) & (pa.attribute_id == attribute["id"])
-                                   & _value_condition(pa, attribute)))
+        # The whole (domain_id, is_child, attribute_id, value, product) key: the lookup is answered
+        # from that index alone, without reading the row.
+        query = query.join(pa, on=((pa.product == base.product) & _rows_of(pa, domain_id, attribute)))
     return query
 
 
