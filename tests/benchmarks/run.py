@@ -1,7 +1,7 @@
 """HTTP benchmark of the service under gunicorn, as in production (issue 6).
 
     python -m tests.benchmarks.run [--products 100000] [--items 10000] [--compatibilities 1000000]
-                                   [--database-url URL] [--duration 10] [--workers 2] [--growth]
+                                   [--database-url URL] [--duration 10] [--workers 2] [--growth] [--baseline]
 
 Builds the synthetic catalog (tests/benchmarks/catalog.py) through the bundle importer into a fresh
 SQLite file (or the empty PostgreSQL database given by --database-url), starts
@@ -9,7 +9,8 @@ SQLite file (or the empty PostgreSQL database given by --database-url), starts
 RATELIMIT_ENABLED=false, and drives each endpoint from a separate process (wrk when installed, else
 tests/benchmarks/loadgen.py). Prints req/s, p50, p99 and the ratio to /health of the same run against
 each target, each worker's resident memory after the run, and the import times. --growth builds the
-catalog at --products and at 10 x --products and compares the list and family-count latencies.
+catalog at --products and at 10 x --products and compares the list and family-count latencies;
+--baseline first measures a bare WSGI app and a bare Flask view under the same gunicorn settings.
 """
 import argparse
 import contextlib
@@ -50,13 +51,13 @@ def free_port():
 
 
 @contextlib.contextmanager
-def gunicorn(database_url, workers, folder):
+def gunicorn(database_url, workers, folder, app="wsgi:app"):
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "RATELIMIT_ENABLED": "false",
            "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers)}
     with open(os.path.join(folder, "gunicorn.log"), "w") as out:
         process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:app.gunicorn_conf",
-                                    "--workers", str(workers), "wsgi:app"],
+                                    "--workers", str(workers), app],
                                    cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
@@ -107,11 +108,29 @@ def measure(port, scenario, duration, connections, folder):
     pool = scenario.requests[1:] if scenario.unique else scenario.requests
     run = loadgen.run_wrk if loadgen.wrk_available() else loadgen.run_python
     if not scenario.unique:
-        run(port, pool, scenario.token, 1, connections)
-    result = run(port, pool, scenario.token, duration, connections)
-    if scenario.unique and result["requests"] > len(pool):
+        run(port, pool, scenario.token, 1, connections[0])
+    # Latency with one connection per worker (service time, no queue in gunicorn's backlog);
+    # throughput with more connections than workers, so no worker waits for the generator.
+    latency = run(port, pool, scenario.token, duration, connections[0])
+    if scenario.unique:
+        skip = latency["requests"] + 100  # wrk threads stride the pool: a margin for the uneven one
+        pool = pool[skip:] + pool[:skip]
+    throughput = run(port, pool, scenario.token, duration, connections[1])
+    used = latency["requests"] + throughput["requests"]
+    if scenario.unique and used > len(pool):
         scenario.notes.append(f"write pool of {len(pool)} wrapped: later requests added nothing")
-    return result
+    return {**latency, "rps": throughput["rps"], "errors": latency["errors"] + throughput["errors"]}
+
+
+def baseline(args, folder):
+    """/health of a bare WSGI app and of a bare Flask view under the same gunicorn settings."""
+    log("\nbaseline: the stack without the service (tests/benchmarks/bare_app.py)")
+    for label, app in (("bare WSGI app", "tests.benchmarks.bare_app:wsgi_app"),
+                       ("bare Flask view", "tests.benchmarks.bare_app:flask_app")):
+        with gunicorn("sqlite:///" + os.path.join(folder, "unused.db"), args.workers, folder, app) as (port, _):
+            result = measure(port, scenarios.health(), args.duration, (args.connections, args.load_connections),
+                             folder)
+        log(f"{label:58} {result['rps']:8,.0f} {result['p50_ms']:8.2f} {result['p99_ms']:8.2f}")
 
 
 def verdict(scenario, result, health_rps):
@@ -128,7 +147,7 @@ def run_all(database_url, catalog, selected, args, folder):
     results = []
     with gunicorn(database_url, args.workers, folder) as (port, master):
         for scenario in selected:
-            result = measure(port, scenario, args.duration, args.connections, folder)
+            result = measure(port, scenario, args.duration, (args.connections, args.load_connections), folder)
             results.append((scenario, result))
             log(f"  measured {scenario.name}: {result['rps']:,.0f} req/s")
         rss = worker_rss_mb(master)
@@ -176,14 +195,21 @@ def main():
     parser.add_argument("--duration", type=int, default=10, help="seconds of load per endpoint")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--connections", type=int,
-                        help="concurrent connections of the load generator (default: one per worker)")
+                        help="connections of the latency pass (default: one per worker)")
+    parser.add_argument("--load-connections", type=int,
+                        help="connections of the throughput pass (default: four per worker)")
     parser.add_argument("--growth", action="store_true",
                         help="also build 10 x --products and compare list and count latencies")
+    parser.add_argument("--baseline", action="store_true",
+                        help="first measure a bare WSGI app and a bare Flask view under the same gunicorn")
     args = parser.parse_args()
     args.connections = args.connections or args.workers
+    args.load_connections = args.load_connections or 4 * args.workers
     if args.growth and args.database_url:
         raise SystemExit("--growth builds two catalogs: it uses temporary SQLite files, not --database-url")
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
+        if args.baseline:
+            baseline(args, folder)
         catalog = Catalog(args.products, args.items, args.compatibilities)
         with database(args, folder, "main") as url:
             results, rss = run_all(url, catalog, scenarios.all_scenarios(catalog), args, folder)
