@@ -125,8 +125,9 @@ def delete_one(seed):
     def run(s):
         status, listing = s.send(("read",), "GET")
         ids = [entry["id"] for entry in listing.get("products", [])] if status == 200 else []
-        if ids:
-            s.send(("delete",), "DELETE", f"{PATH}/{random.Random(seed).choice(ids)}")
+        # With nothing listed, an id that never existed: still a request, answered 404.
+        target = random.Random(seed).choice(ids) if ids else "00000000-0000-4000-8000-000000000000"
+        s.send(("delete",), "DELETE", f"{PATH}/{target}")
     return run
 
 
