@@ -76,10 +76,15 @@ def scoped_rules(app):
                 yield method, rule
 
 
+# Values for the other path parameters a scoped route may have.
+UNSCOPED_VALUES = {"site_id": "MLA", "domain_id": "MLA-BRAKE_PADS"}
+
+
 def owned_path(rule):
     path = rule.rule
     for name in rule.arguments:
-        path = path.replace(f"<{name}>", OWNED[name]).replace(f"<int:{name}>", OWNED[name])
+        value = OWNED.get(name) or UNSCOPED_VALUES.get(name, "MLA100")
+        path = path.replace(f"<{name}>", value).replace(f"<int:{name}>", value)
     return path
 
 
