@@ -5,6 +5,7 @@ from app.http.smorest import Blueprint
 from app.services import predictor
 from app.services.charts import get_site
 from schemas.domain_discovery import DomainDiscoveryQuerySchema, DomainPredictionSchema
+from schemas.examples import search as examples
 
 blp = Blueprint("domain_discovery", __name__, description="Category predictor (endpoint 27)")
 
@@ -14,7 +15,7 @@ class DomainDiscoverySearch(MethodView):
     @blp.auth("public")
     @blp.errors(400, 404)
     @blp.arguments(DomainDiscoveryQuerySchema, location="query", as_kwargs=True)
-    @blp.response(200, DomainPredictionSchema(many=True))
+    @blp.response(200, DomainPredictionSchema(many=True), example=examples.DOMAIN_PREDICTIONS)
     def get(self, site_id, q, limit):
         """Predict the domain and category of a listing from its title
 

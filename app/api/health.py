@@ -4,6 +4,7 @@ from flask.views import MethodView
 
 from app.db import db
 from app.http.smorest import Blueprint
+from schemas.examples import common as examples
 
 blp = Blueprint("health", __name__, description="Liveness and database health")
 
@@ -17,7 +18,7 @@ class HealthSchema(ma.Schema):
 class Health(MethodView):
     @blp.auth("public")
     @blp.errors(503)
-    @blp.response(200, HealthSchema)
+    @blp.response(200, HealthSchema, example=examples.HEALTH)
     def get(self):
         """Check the service and its database
 

@@ -4,6 +4,7 @@ from flask.views import MethodView
 
 from app.http.smorest import Blueprint
 from app.services import auth
+from schemas.examples import common as examples
 from schemas.oauth import TokenRequestSchema, TokenSchema
 
 blp = Blueprint("oauth", __name__, description="Access tokens")
@@ -14,8 +15,9 @@ class Token(MethodView):
     @blp.auth("public")
     @blp.errors(400, 401)
     @blp.arguments(TokenRequestSchema, location="query", as_kwargs=False, arg_name="query")
-    @blp.arguments(TokenRequestSchema, location="json_or_form", arg_name="body", required=False)
-    @blp.response(200, TokenSchema)
+    @blp.arguments(TokenRequestSchema, location="json_or_form", arg_name="body", required=False,
+                   example=examples.TOKEN_REQUEST)
+    @blp.response(200, TokenSchema, example=examples.TOKEN)
     def post(self, query, body):
         """Exchange a grant for an access token and a single-use refresh token
 

@@ -3,6 +3,7 @@ from flask.views import MethodView
 
 from app.http.smorest import Blueprint
 from app.services import search
+from schemas.examples import search as examples
 from schemas.search import SearchQueryArgsSchema, SearchResponseSchema
 
 blp = Blueprint("search", __name__, description="Item search of a site, with paging, sorts and filters")
@@ -13,7 +14,7 @@ class SiteSearch(MethodView):
     @blp.auth("public")
     @blp.errors(400, 404)
     @blp.arguments(SearchQueryArgsSchema, location="query", as_kwargs=True)
-    @blp.response(200, SearchResponseSchema)
+    @blp.response(200, SearchResponseSchema, example=examples.SEARCH)
     def get(self, site_id, q, limit, offset, sort, category=None):
         """Search the site's active items by the words of their titles
 

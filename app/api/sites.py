@@ -3,6 +3,7 @@ from flask.views import MethodView
 
 from app.http.smorest import Blueprint
 from app.services import common
+from schemas.examples import common as examples
 from schemas.sites import CurrencySchema, SiteSchema
 
 blp = Blueprint("common", __name__, description="Currencies and sites")
@@ -11,7 +12,7 @@ blp = Blueprint("common", __name__, description="Currencies and sites")
 @blp.route("/currencies")
 class Currencies(MethodView):
     @blp.auth("public")
-    @blp.response(200, CurrencySchema(many=True))
+    @blp.response(200, CurrencySchema(many=True), example=examples.CURRENCIES)
     def get(self):
         """List the currencies"""
         return common.list_currencies()
@@ -21,7 +22,7 @@ class Currencies(MethodView):
 class CurrencyById(MethodView):
     @blp.auth("public")
     @blp.errors(404)
-    @blp.response(200, CurrencySchema)
+    @blp.response(200, CurrencySchema, example=examples.CURRENCY)
     def get(self, currency_id):
         """Read one currency"""
         return common.get_currency(currency_id)
@@ -30,7 +31,7 @@ class CurrencyById(MethodView):
 @blp.route("/sites")
 class Sites(MethodView):
     @blp.auth("public")
-    @blp.response(200, SiteSchema(many=True))
+    @blp.response(200, SiteSchema(many=True), example=examples.SITES)
     def get(self):
         """List the sites"""
         return common.list_sites()
@@ -40,7 +41,7 @@ class Sites(MethodView):
 class SiteById(MethodView):
     @blp.auth("public")
     @blp.errors(404)
-    @blp.response(200, SiteSchema)
+    @blp.response(200, SiteSchema, example=examples.SITE)
     def get(self, site_id):
         """Read one site"""
         return common.get_site(site_id)

@@ -1,0 +1,2 @@
+"""Examples of the OpenAPI document, one module per area: answers of the demo (`flask --app wsgi demo`),
+trimmed where long. tests/test_openapi.py validates each against its schema and replays the key ones."""
