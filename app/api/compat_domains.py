@@ -4,6 +4,7 @@ from flask.views import MethodView
 from app.http.smorest import Blueprint
 from app.services import catalog
 from schemas.catalog import CompatibilityDomainEntrySchema, RestrictionValuesQuerySchema, RestrictionValuesSchema
+from schemas.examples import catalog as examples
 
 blp = Blueprint("compatibility_catalog", __name__,
                 description="Compatibility catalog: domain rules, family counts and restriction values")
@@ -13,7 +14,7 @@ blp = Blueprint("compatibility_catalog", __name__,
 class CompatibilityDomainDump(MethodView):
     @blp.auth("public")
     @blp.errors(404)
-    @blp.response(200, CompatibilityDomainEntrySchema(many=True))
+    @blp.response(200, CompatibilityDomainEntrySchema(many=True), example=examples.DOMAIN_DUMP)
     def get(self, site_id):
         """Dump the compatibility rules of a site's domains
 
@@ -30,7 +31,7 @@ class RestrictionValues(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
     @blp.arguments(RestrictionValuesQuerySchema, location="query")
-    @blp.response(200, RestrictionValuesSchema)
+    @blp.response(200, RestrictionValuesSchema, example=examples.RESTRICTION_VALUES)
     def get(self, args):
         """Read the restriction values of a domain pair
 
