@@ -4,6 +4,7 @@ from flask.views import MethodView
 
 from app.http.smorest import Blueprint
 from app.services import items, reports
+from schemas.examples import items as examples
 from schemas.items import (
     CardSchema,
     CardsRequestSchema,
@@ -21,7 +22,7 @@ blp = Blueprint("items", __name__, description="Items and seller item searches (
 class ItemById(MethodView):
     @blp.auth("token")
     @blp.errors(404)
-    @blp.response(200, ItemSchema)
+    @blp.response(200, ItemSchema, example=examples.ITEM)
     def get(self, item_id):
         """Read an item
 
@@ -42,7 +43,7 @@ class SellerItemSearch(MethodView):
     @blp.auth("token", owner=_caller_is_path_user)
     @blp.errors(400)
     @blp.arguments(ItemSearchQuerySchema, location="query")
-    @blp.response(200, ItemSearchSchema)
+    @blp.response(200, ItemSearchSchema, example=examples.SELLER_ITEM_SEARCH)
     def get(self, args, seller_id):
         """Search the caller's items by compatibility state
 
@@ -60,8 +61,8 @@ class SellerItemSearch(MethodView):
 class CompatibilitiesSummary(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
-    @blp.arguments(SummaryRequestSchema)
-    @blp.response(200, SummarySchema(many=True))
+    @blp.arguments(SummaryRequestSchema, example=examples.SUMMARY_REQUEST)
+    @blp.response(200, SummarySchema(many=True), example=examples.SUMMARY)
     def post(self, body):
         """Summarise the compatibilities of several items
 
@@ -82,8 +83,8 @@ class CompatibilitiesSummary(MethodView):
 class CompatibilityCards(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
-    @blp.arguments(CardsRequestSchema)
-    @blp.response(200, CardSchema(many=True))
+    @blp.arguments(CardsRequestSchema, example=examples.CARDS_REQUEST)
+    @blp.response(200, CardSchema(many=True), example=examples.CARDS)
     def post(self, body, domain_id):
         """Read the suggestion and complaint cards of an item
 
