@@ -27,6 +27,7 @@ from schemas.compatibility_inputs import (
     ExceptionCreateSchema,
     FamilyCountSchema,
 )
+from schemas.examples import compatibilities as examples
 
 blp = Blueprint("compatibilities", __name__,
                 description="Compatibilities of an item (endpoints 8 to 10, 12 to 20) and the family count (2)")
@@ -43,8 +44,8 @@ class FamilyProductsCount(MethodView):
     @blp.auth("token")
     @compat_writes
     @blp.errors(400, 404, 429)
-    @blp.arguments(FamilyCountSchema)
-    @blp.response(200, FamilyCountResultSchema)
+    @blp.arguments(FamilyCountSchema, example=examples.FAMILY_COUNT_REQUEST)
+    @blp.response(200, FamilyCountResultSchema, example=examples.FAMILY_COUNT)
     def post(self, body):
         """Count the products a family selects
 
@@ -60,7 +61,7 @@ class ItemCompatibilities(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
     @blp.arguments(CompatibilityListQuerySchema, location="query")
-    @blp.response(200, CompatibilityListSchema)
+    @blp.response(200, CompatibilityListSchema, examples=examples.LIST_EXAMPLES)
     def get(self, query, item_id):
         """List the compatibilities of an item
 
@@ -74,8 +75,8 @@ class ItemCompatibilities(MethodView):
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(400, 404, 429)
-    @blp.arguments(CompatibilitiesCreateSchema)
-    @blp.response(200, CreatedCountSchema)
+    @blp.arguments(CompatibilitiesCreateSchema, examples=examples.CREATE_REQUEST_EXAMPLES)
+    @blp.response(200, CreatedCountSchema, examples=examples.CREATE_EXAMPLES)
     def post(self, body, item_id):
         """Add compatibilities, set the item universal, or copy another item's
 
@@ -95,8 +96,8 @@ class ItemCompatibilities(MethodView):
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(400, 404, 429)
-    @blp.arguments(CompatibilitiesPutSchema)
-    @blp.response(200, CompatibilitiesPutEchoSchema)
+    @blp.arguments(CompatibilitiesPutSchema, example=examples.PUT_REQUEST)
+    @blp.response(200, CompatibilitiesPutEchoSchema, example=examples.PUT_ECHO)
     def put(self, body, item_id):
         """Create, update and delete compatibilities in one transaction
 
@@ -111,8 +112,8 @@ class ItemCompatibilities(MethodView):
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(400, 404, 429)
-    @blp.arguments(CompatibilitiesDeleteSchema, required=False)
-    @blp.response(200, DeletedSchema)
+    @blp.arguments(CompatibilitiesDeleteSchema, required=False, example=examples.DELETE_FAMILIES_REQUEST)
+    @blp.response(200, DeletedSchema, example=examples.DELETED)
     def delete(self, body, item_id):
         """Delete all compatibilities, or those of some product families
 
@@ -131,7 +132,7 @@ class ItemCompatibilities(MethodView):
 class ItemCompatibilitiesExtendedCheck(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
-    @blp.response(200, ExtendedCheckSchema)
+    @blp.response(200, ExtendedCheckSchema, example=examples.EXTENDED_CHECK)
     def get(self, item_id):
         """Whether the item's category accepts notes and restrictions
 
@@ -144,7 +145,7 @@ class ItemCompatibilitiesExtendedCheck(MethodView):
 class ItemCompatibilityException(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
-    @blp.response(200, CompatibilityExceptionSchema)
+    @blp.response(200, CompatibilityExceptionSchema, example=examples.EXCEPTION)
     def get(self, item_id):
         """Whether the item has a compatibility exception
 
@@ -156,8 +157,8 @@ class ItemCompatibilityException(MethodView):
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(400, 404, 429)
-    @blp.arguments(ExceptionCreateSchema)
-    @blp.response(200, CompatibilityExceptionSchema)
+    @blp.arguments(ExceptionCreateSchema, example=examples.EXCEPTION_REQUEST)
+    @blp.response(200, CompatibilityExceptionSchema, example=examples.EXCEPTION_REPORTED)
     def post(self, body, item_id):
         """Report that the item's vehicle is missing from the catalog
 
@@ -173,7 +174,7 @@ class ItemCompatibilityException(MethodView):
 class ItemCompatibilityById(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
-    @blp.response(200, CompatibilityDetailSchema)
+    @blp.response(200, CompatibilityDetailSchema, example=examples.DETAIL)
     def get(self, item_id, compatibility_id):
         """Read one compatibility
 
@@ -186,7 +187,7 @@ class ItemCompatibilityById(MethodView):
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(400, 404, 429)
-    @blp.response(200, DeletedSchema)
+    @blp.response(200, DeletedSchema, example=examples.DELETED_ONE)
     def delete(self, item_id, compatibility_id):
         """Delete one compatibility
 
@@ -201,7 +202,7 @@ class ItemCompatibilityById(MethodView):
 class ItemCompatibilityNote(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
-    @blp.response(200, NoteSchema)
+    @blp.response(200, NoteSchema, example=examples.NOTE)
     def get(self, item_id, compatibility_id):
         """Read the note of one compatibility
 
