@@ -4,6 +4,7 @@ from flask.views import MethodView
 
 from app.http.smorest import Blueprint
 from app.services import snapshots
+from schemas.examples import orders as examples
 from schemas.orders import OrderSnapshotSchema
 
 blp = Blueprint("orders", __name__, description="Compatibility snapshots of orders (endpoint 21)")
@@ -13,7 +14,7 @@ blp = Blueprint("orders", __name__, description="Compatibility snapshots of orde
 class OrderCompatibilitySnapshot(MethodView):
     @blp.auth("token")
     @blp.errors(400)
-    @blp.response(200, OrderSnapshotSchema)
+    @blp.response(200, OrderSnapshotSchema, example=examples.SNAPSHOT)
     def get(self, order_id):
         """Read the compatibility snapshot of an order with a claim
 
