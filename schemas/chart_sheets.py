@@ -75,7 +75,7 @@ class SheetAttributeSchema(DictSchema):
     values = fields.List(fields.Nested(ValueSchema))
     hierarchy = fields.String(metadata={"description": "PARENT_PK, CHILD_PK, FAMILY, ITEM or CHILD_DEPENDENT"})
     relevance = fields.Raw(metadata={"type": "number"})
-    default_unit_id = fields.String()
+    default_unit_id = fields.String(allow_none=True, metadata={"description": "null when the attribute has no unit"})
     units = fields.List(fields.Nested(UnitSchema))
 
 
@@ -93,7 +93,8 @@ class ComponentSchema(DictSchema):
     ui_config = fields.Nested(UiConfigSchema)
     attributes = fields.List(fields.Nested(SheetAttributeSchema))
     unified_units = fields.List(fields.Raw())
-    default_unified_unit_id = fields.String()
+    default_unified_unit_id = fields.String(allow_none=True, metadata={
+        "description": "null when the component has no unified unit"})
     components = fields.List(fields.Nested(lambda: ComponentSchema()), metadata={"description": "GRID only"})
 
 

@@ -19,6 +19,8 @@ from schemas.charts import (
     RowInputSchema,
 )
 from schemas.common import PagingQuerySchema
+from schemas.examples import chart_sheets as sheets
+from schemas.examples import charts as examples
 
 blp = Blueprint("charts", __name__, description="Size charts (endpoints 22 to 26) and chart management")
 
@@ -27,7 +29,7 @@ blp = Blueprint("charts", __name__, description="Size charts (endpoints 22 to 26
 class ChartActiveDomains(MethodView):
     @blp.auth("token")
     @blp.errors(404)
-    @blp.response(200, DomainListSchema)
+    @blp.response(200, DomainListSchema, example=examples.ACTIVE_DOMAINS)
     def get(self, site_id):
         """List the domains active for size charts in a site
 
@@ -40,7 +42,7 @@ class ChartActiveDomains(MethodView):
 class DomainTechnicalSpecs(MethodView):
     @blp.auth("token")
     @blp.errors(404)
-    @blp.response(200, TechnicalSheetSchema)
+    @blp.response(200, TechnicalSheetSchema, example=sheets.DOMAIN_SHEET)
     def get(self, domain_id):
         """Read the technical specification sheet of a domain
 
@@ -51,8 +53,8 @@ class DomainTechnicalSpecs(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
     @blp.arguments(ChartSheetQuerySchema, location="query")
-    @blp.arguments(ChartSheetRequestSchema)
-    @blp.response(200, TechnicalSheetSchema)
+    @blp.arguments(ChartSheetRequestSchema, example=sheets.CHART_SHEET_REQUEST)
+    @blp.response(200, TechnicalSheetSchema, example=sheets.CHART_SHEET)
     def post(self, _query, body, domain_id):
         """Read the technical specification sheet of a size chart
 
@@ -68,8 +70,8 @@ class ChartSearch(MethodView):
     @blp.errors(400, 404)
     @blp.arguments(ChartSearchHeadersSchema, location="headers")
     @blp.arguments(PagingQuerySchema, location="query")
-    @blp.arguments(ChartSearchSchema)
-    @blp.response(200, ChartSearchResultSchema)
+    @blp.arguments(ChartSearchSchema, example=examples.SEARCH_REQUEST)
+    @blp.response(200, ChartSearchResultSchema, example=examples.SEARCH)
     def post(self, headers, paging, body):
         """Search size charts
 
@@ -84,8 +86,8 @@ class ChartSearch(MethodView):
 class ChartDomainsSearch(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
-    @blp.arguments(ChartDomainsSearchSchema)
-    @blp.response(200, DomainListSchema)
+    @blp.arguments(ChartDomainsSearchSchema, example=examples.DOMAINS_SEARCH_REQUEST)
+    @blp.response(200, DomainListSchema, example=examples.DOMAINS_WITH_CHARTS)
     def post(self, body):
         """List the chart domains that have charts of a type
 
@@ -98,8 +100,8 @@ class ChartDomainsSearch(MethodView):
 class Charts(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
-    @blp.arguments(ChartCreateSchema)
-    @blp.response(201, ChartSchema)
+    @blp.arguments(ChartCreateSchema, example=examples.CREATE_REQUEST)
+    @blp.response(201, ChartSchema, example=examples.CHART)
     def post(self, body):
         """Create a customized (SPECIFIC) size chart of the caller
 
@@ -112,7 +114,7 @@ class Charts(MethodView):
 class ChartById(MethodView):
     @blp.auth("token")
     @blp.errors(404)
-    @blp.response(200, ChartSchema)
+    @blp.response(200, ChartSchema, example=examples.CHART)
     def get(self, chart_id):
         """Read a size chart with its rows
 
@@ -122,8 +124,8 @@ class ChartById(MethodView):
 
     @blp.auth("token")
     @blp.errors(400, 404)
-    @blp.arguments(ChartRenameSchema)
-    @blp.response(200, ChartSchema)
+    @blp.arguments(ChartRenameSchema, example=examples.RENAME_REQUEST)
+    @blp.response(200, ChartSchema, example=examples.RENAMED)
     def put(self, body, chart_id):
         """Rename a customized size chart
 
@@ -133,7 +135,7 @@ class ChartById(MethodView):
 
     @blp.auth("token")
     @blp.errors(404, 409)
-    @blp.response(200, ChartDeletedSchema)
+    @blp.response(200, ChartDeletedSchema, example=examples.DELETED)
     def delete(self, chart_id):
         """Delete a customized size chart that no listing uses
 
@@ -146,8 +148,8 @@ class ChartById(MethodView):
 class ChartRows(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
-    @blp.arguments(RowInputSchema)
-    @blp.response(201, ChartRowSchema)
+    @blp.arguments(RowInputSchema, example=examples.ROW_REQUEST)
+    @blp.response(201, ChartRowSchema, example=examples.ROW)
     def post(self, body, chart_id):
         """Add a row to a customized size chart
 
@@ -160,8 +162,8 @@ class ChartRows(MethodView):
 class ChartRowById(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
-    @blp.arguments(RowInputSchema)
-    @blp.response(200, ChartRowSchema)
+    @blp.arguments(RowInputSchema, example=examples.ROW_UPDATE_REQUEST)
+    @blp.response(200, ChartRowSchema, example=examples.ROW_UPDATED)
     def put(self, body, chart_id, row_id):
         """Add values to a row of a customized size chart
 
