@@ -135,6 +135,22 @@ def test_every_error_response_is_the_error_object(spec):
     assert not wrong, "error responses not documented with the error object:\n" + "\n".join(wrong)
 
 
+def test_every_error_response_has_an_error_object_example(spec):
+    error_schema = jsonschema_rs.validator_for(json_schema(spec, {"$ref": ERROR_REF}))
+    missing = []
+    for name, operation in operations(spec):
+        for status, response in operation["responses"].items():
+            if str(status) != "default" and int(status) < 400:
+                continue
+            media = resolve(spec, response).get("content", {}).get("application/json", {})
+            examples = [example for _, example in media_examples(media)]
+            if not examples or not all(error_schema.is_valid(e) for e in examples):
+                missing.append(f"{name} {status}")
+            elif str(status) != "default" and any(e["status"] != int(status) for e in examples):
+                missing.append(f"{name} {status}: example of another status")
+    assert not missing, "error responses without a valid example:\n" + "\n".join(missing)
+
+
 def test_every_example_validates_against_its_schema(spec):
     invalid = []
     for name, operation in operations(spec):

@@ -17,6 +17,19 @@ HTTP_ERROR_CODES = {
     500: "internal_error", 503: "service_unavailable",
 }
 
+# What the examples of the OpenAPI document show for each error status.
+EXAMPLE_MESSAGES = {
+    401: "Missing access token: send Authorization: Bearer <token>",
+    403: "Caller must be the seller of the item",
+    404: "Item MLA1500000099 does not exist",
+    405: "The method is not allowed for the requested URL.",
+    409: "The request conflicts with the current state of the resource; read it again and retry",
+    413: "Request body too large: the limit is 1 MiB",
+    429: "Too many requests: rate limit 100 per 1 minute exceeded; retry later",
+    500: "Internal server error; quote request id 6f1c2a9e0b7d4c35a1e2f3b4c5d6e7f8 when reporting it",
+    503: "The database is unavailable; retry later",
+}
+
 # Marshmallow's default messages, mapped back to a stable code for `cause`.
 VALIDATION_CODES = {
     "Missing data for required field.": "required",

@@ -6,6 +6,7 @@ import http
 
 import flask_smorest
 from apispec import BasePlugin
+from flask_smorest.utils import prepare_response
 from webargs.flaskparser import FlaskParser
 
 from app.http import errors
@@ -53,8 +54,34 @@ class ConventionsPlugin(BasePlugin):
             ok.setdefault("content", {}).update(JSONP_CONTENT)
 
 
+def error_example(status):
+    """A real error object for a status, as the docs' example of that error response."""
+    if status == 400:
+        return {"message": "Invalid request. products.0.id: Missing data for required field.",
+                "error": "validation_error", "status": 400,
+                "cause": [{"code": "required", "message": "Missing data for required field.",
+                           "field": "products.0.id"}]}
+    phrase = http.HTTPStatus(status).phrase
+    return {"message": errors.EXAMPLE_MESSAGES.get(status, phrase),
+            "error": errors.HTTP_ERROR_CODES.get(status, phrase.lower().replace(" ", "_").replace("-", "_")),
+            "status": status, "cause": []}
+
+
 class Api(flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
+
+    def _register_responses(self):
+        """flask-smorest's per-status error responses, each with an example of our error object."""
+        for status in http.HTTPStatus:
+            response = {"description": status.phrase}
+            if status >= 400:
+                response.update(schema=self.ERROR_SCHEMA, example=error_example(status))
+            prepare_response(response, self.spec, self.DEFAULT_RESPONSE_CONTENT_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        default = {"description": "Default error response", "schema": self.ERROR_SCHEMA,
+                   "example": error_example(500)}
+        prepare_response(default, self.spec, self.DEFAULT_RESPONSE_CONTENT_TYPE)
+        self.spec.components.response("DEFAULT_ERROR", default, lazy=True)
 
     def _register_error_handlers(self):
         errors.init_app(self._app)
