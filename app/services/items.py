@@ -1,4 +1,5 @@
 """Reading items (endpoint 3) and searching a seller's items by compatibility state (4, 5)."""
+from app.db import compiled_sql
 from app.models import Item, Site
 from app.services.errors import ApiError, not_found
 from app.services.item_state import item_tags
@@ -29,10 +30,17 @@ def _attributes(item, language):
     return attributes
 
 
+def _read_item(item_id):
+    """The item row with its site's language, or None. The SELECT names every item column, and
+    compiling it on each read was a third of the endpoint's time."""
+    sql = compiled_sql("item_read", lambda: Item.select(Item, Site.language)
+                       .join(Site, on=(Item.site == Site.id)).where(Item.id == ""))
+    return next(iter(Item.raw(sql, item_id)), None)
+
+
 def get_item(item_id):
     """Endpoint 3: the item with its derived tags and attributes."""
-    item = (Item.select(Item, Site.language).join(Site, on=(Item.site == Site.id))
-            .where(Item.id == item_id).objects().first())
+    item = _read_item(item_id)
     if item is None:
         raise not_found("item_not_found", f"Item {item_id} does not exist")
     body = {field: getattr(item, field) for field in ITEM_FIELDS}
