@@ -29,6 +29,7 @@ from tests.benchmarks.catalog import Catalog
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RSS_TARGET_MB, IMPORT_TARGET_S, GROWTH_TARGET = 150, 30, 1.2
+GENERATOR = {"use_wrk": True}
 
 
 def log(text):
@@ -106,7 +107,7 @@ def measure(port, scenario, duration, connections, folder):
             tail = "".join(f.readlines()[-30:])
         raise SystemExit(f"{tail}\n{scenario.name}: {method} {path} {problem}")
     pool = scenario.requests[1:] if scenario.unique else scenario.requests
-    run = loadgen.run_wrk if loadgen.wrk_available() else loadgen.run_python
+    run = loadgen.run_wrk if GENERATOR["use_wrk"] else loadgen.run_python
     if not scenario.unique:
         run(port, pool, scenario.token, 1, connections[0])
     # Latency with one connection per worker (service time, no queue in gunicorn's backlog);
@@ -200,10 +201,15 @@ def main():
                         help="connections of the throughput pass (default: four per worker)")
     parser.add_argument("--growth", action="store_true",
                         help="also build 10 x --products and compare list and count latencies")
+    parser.add_argument("--loadgen", choices=("auto", "wrk", "python"), default="auto",
+                        help="auto: wrk when installed, else the Python generator")
     parser.add_argument("--baseline", action="store_true",
                         help="first measure a bare WSGI app and a bare Flask view under the same gunicorn")
     args = parser.parse_args()
     args.connections = args.connections or args.workers
+    if args.loadgen == "wrk" and not loadgen.wrk_available():
+        raise SystemExit("--loadgen wrk: wrk is not installed (apt-get install wrk)")
+    GENERATOR["use_wrk"] = args.loadgen == "wrk" or (args.loadgen == "auto" and loadgen.wrk_available())
     args.load_connections = args.load_connections or 4 * args.workers
     if args.growth and args.database_url:
         raise SystemExit("--growth builds two catalogs: it uses temporary SQLite files, not --database-url")
