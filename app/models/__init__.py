@@ -1,6 +1,7 @@
 """All models, in the order their tables must be created."""
 from app.models.auth import AccessToken, Application, AuthorizationCode, RefreshToken, User
 from app.models.catalog import (
+                                CatalogVersion,
                                 Category,
                                 CategoryRule,
                                 CompatibilityDomain,
@@ -23,7 +24,7 @@ ALL_MODELS = [
     Domain, Category, CompatibilityDomain, CompatibilityRule, CategoryRule,
     RestrictionAttribute, RestrictionValue, Product, ProductAttribute, DomainDiscoveryTerm,
     Item, Suggestion, CompatibilityException, Compatibility, Order, Claim,
-    ChartDomain, TechnicalSpec, Chart, ChartRow, ChartFilterValue,
+    ChartDomain, TechnicalSpec, Chart, ChartRow, ChartFilterValue, CatalogVersion,
 ]
 
 __all__ = [m.__name__ for m in ALL_MODELS] + ["ALL_MODELS"]

@@ -118,6 +118,17 @@ class DomainDiscoveryTerm(BaseModel):
         indexes = ((("site", "domain", "category"), True),)
 
 
+class CatalogVersion(BaseModel):
+    """One row (id 1) whose `version` changes whenever the importer writes what the category
+    predictor learns from, so a process tells by one primary-key read whether its model is stale.
+
+    A random stamp rather than a counter: a database emptied and loaded again (or another one
+    under the same name) never repeats a version a process has cached.
+    """
+    id = IntegerField(primary_key=True)
+    version = CharField(max_length=32)
+
+
 __all__ = ["Domain", "Category", "CompatibilityDomain", "CompatibilityRule", "CategoryRule",
            "RestrictionAttribute", "RestrictionValue", "Product", "ProductAttribute",
-           "DomainDiscoveryTerm"]
+           "DomainDiscoveryTerm", "CatalogVersion"]

@@ -3,17 +3,15 @@
 A multinomial naive Bayes over folded, stemmed words and word pairs, learned per site from
 the domain names, category names, the catalog's domain_discovery terms and the titles of the
 listings already in each domain. It is learned at request time and kept per process, keyed by
-a cheap fingerprint of the site's data: the importer stays unaware of the predictor, and a new
-import or listing is seen on the next request without a rebuild step.
+the catalog version the importer bumps (app.models.CatalogVersion): a new import or listing is
+seen on the next request without a rebuild step.
 """
 import math
 import threading
 from collections import Counter, defaultdict
 
-from peewee import fn
-
-from app.db import db
-from app.models import Category, Domain, DomainDiscoveryTerm, Item
+from app.db import compiled_sql, db
+from app.models import CatalogVersion, Category, Domain, DomainDiscoveryTerm, Item
 from app.services.text_normalize import domain_name_words, features, tokens
 
 # How much one mention in each source weighs against one listing title.
@@ -88,19 +86,15 @@ class SiteModel:
         return ranked
 
 
-def _fingerprint(site_id):
-    """Changes whenever the site's domains, categories, terms or listing titles change; not when a
-    listing's compatibilities or status change, which would relearn for nothing."""
-    items = Item.select(fn.COUNT(Item.id), fn.MAX(Item.id), fn.MIN(Item.id),
-                        fn.SUM(fn.LENGTH(Item.title))).where(Item.site == site_id).tuples().get()
-    terms = DomainDiscoveryTerm.select(fn.COUNT(DomainDiscoveryTerm.id), fn.MAX(DomainDiscoveryTerm.id),
-                                       fn.SUM(fn.LENGTH(DomainDiscoveryTerm.terms.cast("text")))
-                                       ).where(DomainDiscoveryTerm.site == site_id).tuples().get()
-    domains = Domain.select(fn.COUNT(Domain.id), fn.SUM(fn.LENGTH(Domain.name))).where(
-        Domain.site == site_id).tuples().get()
-    categories = Category.select(fn.COUNT(Category.id), fn.SUM(fn.LENGTH(Category.name)),
-                                 fn.MAX(Category.domain)).where(Category.site == site_id).tuples().get()
-    return (db.obj.database, tuple(map(str, items + terms + domains + categories)))
+def _fingerprint():
+    """The catalog version, which the importer (the only writer of titles, domains, categories
+    and terms) changes with each import of them; the API's compatibility and chart writes don't,
+    so they never relearn for nothing. One primary-key read: scanning the site's items for a
+    fingerprint cost more than the prediction itself at 10,000 listings."""
+    sql = compiled_sql("catalog_version", lambda: CatalogVersion.select(CatalogVersion.version).where(
+        CatalogVersion.id == 1))
+    row = db.execute_sql(sql, (1,)).fetchone()
+    return (db.obj.database, row[0] if row else None)
 
 
 def learn(site_id):
@@ -146,7 +140,7 @@ def learn(site_id):
 
 
 def site_model(site_id):
-    key = _fingerprint(site_id)
+    key = _fingerprint()
     cached = _cache.get(site_id)
     if cached is not None and cached[0] == key:
         return cached[1]

@@ -1,7 +1,9 @@
 """The catalog bundle (import-format.md): `import_bundle` validates a whole bundle, then writes
 it in one transaction; `export_bundle` writes the database back in the same format."""
+import uuid
+
 from app.db import db, is_postgres, write_transaction
-from app.models import ALL_MODELS, Item
+from app.models import ALL_MODELS, CatalogVersion, Item
 from app.schema import create_schema
 from app.services.bundle import load, load_items
 from app.services.bundle.export import export_bundle
@@ -23,6 +25,8 @@ LOADERS = [
 ]
 BULK_RECORDS = 10_000
 ITEM_SECTIONS = ("items", "compatibilities", "suggestions", "exceptions")
+# What the category predictor learns from (app/services/predictor.py).
+PREDICTOR_SECTIONS = ("domains", "categories", "items", "domain_discovery")
 
 __all__ = ["BundleError", "import_bundle", "export_bundle"]
 
@@ -52,6 +56,7 @@ def import_bundle(bundle):
             if sections.get(name):
                 loader(sections[name], ctx)
         _refresh_derived_state(sections)
+        _mark_catalog_changed(sections)
         _analyze_after_bulk_load(sections)
     return {name: len(sections.get(name) or ()) for name, _ in LOADERS if name in sections}
 
@@ -62,6 +67,14 @@ def _analyze_after_bulk_load(sections):
     them) until autovacuum catches up."""
     if is_postgres() and sum(len(records) for records in sections.values()) >= BULK_RECORDS:
         db.execute_sql("ANALYZE " + ", ".join(f'"{m._meta.table_name}"' for m in ALL_MODELS))
+
+
+def _mark_catalog_changed(sections):
+    """A new catalog version, committed with the data: each process relearns its predictor
+    models on their next use instead of scanning the items to find out."""
+    if any(sections.get(name) for name in PREDICTOR_SECTIONS):
+        CatalogVersion.insert(id=1, version=uuid.uuid4().hex).on_conflict(
+            conflict_target=[CatalogVersion.id], preserve=[CatalogVersion.version]).execute()
 
 
 def _refresh_derived_state(sections):
