@@ -1,6 +1,10 @@
 """Chart domains per site (22), chart domains by type (26), and reading a chart whole."""
-from app.models import Chart, ChartDomain, ChartRow, Site
+from peewee import JOIN
+
+from app.db import compiled_sql, db
+from app.models import Chart, ChartDomain, ChartRow, Site, TechnicalSpec
 from app.services.errors import ApiError, forbidden, not_found
+from app.services.tech_specs import SPECIFICATIONS
 
 BRAND, STANDARD, SPECIFIC = "BRAND", "STANDARD", "SPECIFIC"
 CHART_TYPES = (BRAND, STANDARD, SPECIFIC)
@@ -31,15 +35,38 @@ def active_domains(site_id):
     return {"domains": [{"domain_id": domain_id} for domain_id in domains]}
 
 
+def _not_active(site_id, full_id):
+    return ApiError(400, "domain_not_active", f"Domain {full_id} is not active to be used in charts",
+                    [{"code": "domain_not_active", "message": "Use a domain listed by "
+                      f"GET /catalog/charts/{site_id}/configurations/active_domains", "field": "domain_id"}])
+
+
 def require_active_domain(site_id, domain_id):
     """The site-prefixed id of an unprefixed domain active for charts in the site; 400 otherwise."""
     full_id = f"{site_id}-{domain_id}"
     active = ChartDomain.select().where((ChartDomain.site == site_id) & (ChartDomain.domain == full_id))
     if not active.exists():
-        raise ApiError(400, "domain_not_active", f"Domain {full_id} is not active to be used in charts",
-                       [{"code": "domain_not_active", "message": "Use a domain listed by "
-                         f"GET /catalog/charts/{site_id}/configurations/active_domains", "field": "domain_id"}])
+        raise _not_active(site_id, full_id)
     return full_id
+
+
+def active_chart_domain(site_id, domain_id):
+    """get_site() and require_active_domain() in one query, with the domain's SPECIFICATIONS sheet
+    input (None without one): (site-prefixed domain id, sheet input). An active domain exists
+    (foreign key), so there is no separate domain lookup."""
+    full_id = f"{site_id}-{domain_id}"
+    sql = compiled_sql("chart_site_domain", lambda: Site.select(Site.id, ChartDomain.id, TechnicalSpec.input)
+                       .join(ChartDomain, JOIN.LEFT_OUTER, on=((ChartDomain.site == Site.id)
+                                                               & (ChartDomain.domain == "")))
+                       .join_from(Site, TechnicalSpec, JOIN.LEFT_OUTER, on=(
+                           (TechnicalSpec.domain == ChartDomain.domain) & (TechnicalSpec.section == "")))
+                       .where(Site.id == ""))
+    row = db.execute_sql(sql, (full_id, SPECIFICATIONS, site_id)).fetchone()
+    if row is None:
+        raise not_found("site_not_found", f"Site {site_id} does not exist")
+    if row[1] is None:
+        raise _not_active(site_id, full_id)
+    return full_id, None if row[2] is None else TechnicalSpec.input.python_value(row[2])
 
 
 def domains_with_charts(site_id, chart_type):
