@@ -273,3 +273,20 @@ def test_reduced_body_is_serialised_like_any_other(client, loaded):
     full = client.get("/currencies/ARS").get_data(as_text=True)
     reduced = client.get("/currencies/ARS?attributes=id,description,symbol,decimal_places").get_data(as_text=True)
     assert reduced == full
+
+
+def test_argument_schemas_are_not_rebuilt_on_every_request(probe_client, loaded, monkeypatch):
+    import marshmallow
+
+    body = {"name": "n", "lines": [{"id": "MLA1", "quantity": 2}]}
+    assert probe_client.post("/probe/x", json=body, headers=bearer(TOKENS[SELLER])).status_code == 200
+    built = []
+    original = marshmallow.Schema.__init__
+
+    def counting_init(self, *args, **kwargs):
+        built.append(type(self).__name__)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(marshmallow.Schema, "__init__", counting_init)
+    assert probe_client.post("/probe/x", json=body, headers=bearer(TOKENS[SELLER])).status_code == 200
+    assert built == []

@@ -117,6 +117,13 @@ class Blueprint(flask_smorest.Blueprint):
         "json_or_form": "application/x-www-form-urlencoded",
     }
 
+    def arguments(self, schema, *args, **kwargs):
+        """As flask-smorest's, but a schema class is instantiated once here: webargs would build
+        it (nested schemas and their deep-copied fields included) on every request."""
+        if isinstance(schema, type):
+            schema = schema()
+        return super().arguments(schema, *args, **kwargs)
+
     def auth(self, mode="token", *, invalid_status=401, owner=None):
         """Declares who may call the view: "public", or "token" (optionally with an
         `owner(view_kwargs, caller_id)` permission check). Put it above the other decorators
