@@ -1,11 +1,13 @@
 """Chart search (endpoint 25) runs SQL compiled once per shape: the cached SQL never keeps the
 values of an earlier request, and a page past the end still reports the total."""
+import importlib
+
 import pytest
 
 from app.db import db
-from app.services import chart_search
 from tests.test_charts_search import AUTH, MEN_ADIDAS, ids, loaded, search  # noqa: F401
 
+app_db = importlib.import_module("app.db")  # the module: `app.db` names the database handle
 WOMEN_NIKE = [{"id": "GENDER", "values": [{"name": "Mujer"}]}, {"id": "BRAND", "values": [{"name": "Nike"}]}]
 
 
@@ -42,7 +44,8 @@ def test_search_runs_three_queries_with_the_token_lookup(client, statements):
 
 
 def test_unusual_shapes_past_the_cache_limit_are_compiled_per_request(client, monkeypatch):
-    monkeypatch.setattr(chart_search, "MAX_SHAPES", 0)
-    monkeypatch.setattr(chart_search, "_shapes", {})
+    monkeypatch.setattr(app_db, "MAX_PREPARED", 0)
+    monkeypatch.setattr(app_db, "_prepared", {})
     assert ids(search(client)) == ["100", "200", "201", "300"]
-    assert chart_search._shapes == {}
+    assert ids(search(client, attributes=WOMEN_NIKE)) != ["100", "200", "201", "300"]
+    assert app_db._prepared == {}

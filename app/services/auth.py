@@ -4,7 +4,7 @@ import hashlib
 import hmac
 import secrets
 
-from app.db import compiled_sql, write_transaction
+from app.db import param, prepared, write_transaction
 from app.models import AccessToken, Application, AuthorizationCode, RefreshToken, User
 from app.models.base import utcnow
 from app.services.errors import ApiError
@@ -30,9 +30,10 @@ def resolve_access_token(token, now=None):
     if not token or len(token) > 512:
         return None
     # Every authenticated request runs this: its SQL is compiled once, not per request.
-    sql = compiled_sql("access_token", lambda: AccessToken.select(
-        AccessToken.user, AccessToken.expires_at, AccessToken.revoked).where(AccessToken.token_hash == ""))
-    row = next(iter(AccessToken.raw(sql, digest(token))), None)
+    sql, params = prepared("access_token", lambda: AccessToken.select(
+        AccessToken.user, AccessToken.expires_at, AccessToken.revoked).where(
+        AccessToken.token_hash == param("hash")), {"hash": digest(token)})
+    row = next(iter(AccessToken.raw(sql, *params)), None)
     if row is None or row.revoked:
         return None
     if row.expires_at is not None and row.expires_at <= (now or utcnow()):

@@ -1,11 +1,11 @@
 """Chart search (endpoint 25): BRAND, STANDARD and the caller's SPECIFIC charts of an active domain.
 
-The search runs two queries (site and domain lookup, then the page with its total) whose SQL is
-compiled once per shape: peewee compiling the correlated EXISTS filters was ~90% of query time.
+The search runs two queries (site and domain lookup, then the page with its total), each
+prepared: compiled by peewee once per shape, not per request.
 """
-from peewee import SQL, Case, Value, fn
+from peewee import SQL, Case, fn
 
-from app.db import db
+from app.db import execute_prepared, param, prepared
 from app.models import Chart, ChartFilterValue
 from app.services.charts import (
     BRAND,
@@ -26,42 +26,6 @@ from app.services.tech_specs import (
 )
 
 TYPE_ORDER = Case(None, [(Chart.type == BRAND, 0), (Chart.type == STANDARD, 1)], 2)
-# Each distinct shape (types, attributes, values per attribute) is compiled once; past this many
-# shapes (unusual requests) the query is compiled per request instead of growing the cache.
-MAX_SHAPES = 256
-_shapes = {}
-
-
-class Slot:
-    """A placeholder for the i-th request value in a query compiled once and run many times."""
-
-    def __init__(self, index):
-        self.index = index
-
-
-class Slots:
-    def __init__(self):
-        self.values = []
-
-    def __call__(self, value):
-        self.values.append(value)
-        return Value(Slot(len(self.values) - 1), converter=False)
-
-    def many(self, values):
-        return [self(value) for value in values]
-
-
-def _compiled(shape, build, values):
-    """(sql, params) of build(slots)'s query for `values`, compiled once per shape and dialect."""
-    key = (shape, db.obj.param, db.obj.quote)
-    compiled = _shapes.get(key)
-    if compiled is None:
-        compiled = build(Slots()).sql()
-        if len(_shapes) < MAX_SHAPES:
-            _shapes[key] = compiled
-    sql, params = compiled
-    # Slots stand for request values; anything else in params is a constant of the query itself.
-    return sql, [values[p.index] if isinstance(p, Slot) else p for p in params]
 
 
 def check_caller(caller_id, seller_id, header_caller_id):
@@ -71,34 +35,11 @@ def check_caller(caller_id, seller_id, header_caller_id):
         raise forbidden(f"x-caller-id {header_caller_id} must be the caller's own user id ({caller_id})")
 
 
-def _attribute_filter(slot, attribute_id, ids, names):
-    """A chart passes when it does not carry the attribute, or carries one of the values sent.
-
-    STANDARD charts have no BRAND, so a search by GENDER and BRAND still finds them.
-    """
-    carried = ChartFilterValue.select(ChartFilterValue.chart).where(
-        (ChartFilterValue.chart == Chart.id) & (ChartFilterValue.attribute_id == slot(attribute_id)))
-    value = ChartFilterValue.value_key.in_(slot.many(names)) if names else None
-    if ids:
-        by_id = ChartFilterValue.value_id.in_(slot.many(ids))
-        value = by_id if value is None else (value | by_id)
-    return ~fn.EXISTS(carried) | fn.EXISTS(carried.where(value))
-
-
 def _types(site_id, chart_type):
     types = [chart_type] if chart_type else list(CHART_TYPES)
     if site_id in SPECIFIC_ONLY_SITES:
         types = [t for t in types if t == SPECIFIC]
     return types
-
-
-def _type_filter(slot, caller_id, types):
-    shared = [t for t in types if t != SPECIFIC]
-    condition = Chart.type.in_(slot.many(shared)) if shared else None
-    if SPECIFIC in types:
-        own = (Chart.type == SPECIFIC) & (Chart.seller_id == slot(caller_id))
-        condition = own if condition is None else (condition | own)
-    return condition
 
 
 def _required(full_id, spec_input):
@@ -110,14 +51,53 @@ def _required(full_id, spec_input):
     return required_attribute_ids(full_id)[0]  # no tagged attribute: the grid sheets' keys
 
 
-def _search_query(slot, caller_id, site_id, domain_id, types, main_attribute_id, sent, *columns):
-    """The matching charts; every request value goes through `slot`, in the same order each time."""
-    query = Chart.select(*columns).where((Chart.site == slot(site_id)) & (Chart.domain_id == slot(domain_id))
-                                 & _type_filter(slot, caller_id, types))
-    if main_attribute_id:
-        query = query.where(Chart.main_attribute_id == slot(main_attribute_id))
-    for attribute_id, (ids, names) in sent.items():
-        query = query.where(_attribute_filter(slot, attribute_id, sorted(ids), sorted(names)))
+def _search_values(caller_id, site_id, domain_id, types, main_attribute_id, sent):
+    """The search's shape (what its SQL depends on) and its values by param name.
+
+    The query is built from the shape alone (`_search_query`), so requests of one shape share
+    SQL that peewee compiled once: compiling the correlated EXISTS filters was most of a search.
+    """
+    shared = [t for t in types if t != SPECIFIC]
+    values = {"site": site_id, "domain": domain_id, "caller": caller_id, "main": main_attribute_id,
+              **{f"type{n}": chart_type for n, chart_type in enumerate(shared)}}
+    attributes = []
+    for a, (attribute_id, (ids, names)) in enumerate(sent.items()):
+        values[f"a{a}"] = attribute_id
+        values.update((f"a{a}id{n}", value) for n, value in enumerate(sorted(ids)))
+        values.update((f"a{a}name{n}", value) for n, value in enumerate(sorted(names)))
+        attributes.append((len(ids), len(names)))
+    return (len(shared), SPECIFIC in types, bool(main_attribute_id), tuple(attributes)), values
+
+
+def _attribute_filter(a, n_ids, n_names):
+    """A chart passes when it does not carry the a-th attribute sent, or carries one of its values.
+
+    STANDARD charts have no BRAND, so a search by GENDER and BRAND still finds them.
+    """
+    carried = ChartFilterValue.select(ChartFilterValue.chart).where(
+        (ChartFilterValue.chart == Chart.id) & (ChartFilterValue.attribute_id == param(f"a{a}")))
+    value = None
+    if n_names:
+        value = ChartFilterValue.value_key.in_([param(f"a{a}name{n}") for n in range(n_names)])
+    if n_ids:
+        by_id = ChartFilterValue.value_id.in_([param(f"a{a}id{n}") for n in range(n_ids)])
+        value = by_id if value is None else (value | by_id)
+    return ~fn.EXISTS(carried) | fn.EXISTS(carried.where(value))
+
+
+def _search_query(shape, *columns):
+    """The charts matching a search of this shape (see `_search_values`)."""
+    n_shared, specific, main_attribute, attributes = shape
+    condition = Chart.type.in_([param(f"type{n}") for n in range(n_shared)]) if n_shared else None
+    if specific:
+        own = (Chart.type == SPECIFIC) & (Chart.seller_id == param("caller"))
+        condition = own if condition is None else (condition | own)
+    query = Chart.select(*columns).where(
+        (Chart.site == param("site")) & (Chart.domain_id == param("domain")) & condition)
+    if main_attribute:
+        query = query.where(Chart.main_attribute_id == param("main"))
+    for a, (n_ids, n_names) in enumerate(attributes):
+        query = query.where(_attribute_filter(a, n_ids, n_names))
     return query
 
 
@@ -134,27 +114,19 @@ def search_charts(caller_id, body, header_caller_id, offset, limit):
     types = _types(site_id, body.get("type"))
     if not types:
         return {"charts": [], "paging": {"total": 0, **paging}}
-    main_attribute_id = body.get("main_attribute_id")
-    slots = Slots()
-    _search_query(slots, caller_id, site_id, domain_id, types, main_attribute_id, sent)
-    values = slots.values
-    shape = (tuple(types), bool(main_attribute_id), tuple((len(ids), len(names)) for ids, names in sent.values()))
-
-    def page(slot):
-        query = _search_query(slot, caller_id, site_id, domain_id, types, main_attribute_id, sent)
-        # The total rides on every row of the page: one query instead of a count and a page.
-        return (query.select_extend(fn.COUNT(SQL("*")).over().alias("search_total"))
-                .order_by(TYPE_ORDER, Chart.id).limit(slot(limit)).offset(slot(offset)))
-
-    sql, params = _compiled(("page", *shape), page, [*values, limit, offset])
+    shape, values = _search_values(caller_id, site_id, domain_id, types, body.get("main_attribute_id"), sent)
+    # The total rides on every row of the page: one query instead of a count and a page.
+    sql, params = prepared(("chart_search_page", shape), lambda: (
+        _search_query(shape).select_extend(fn.COUNT(SQL("*")).over().alias("search_total"))
+        .order_by(TYPE_ORDER, Chart.id).limit(param("limit")).offset(param("offset"))),
+        {**values, **paging})
     charts = list(Chart.raw(sql, *params))
     if charts:
         total = charts[0].search_total
     elif offset:
         # A page past the end has no row to carry the total.
-        sql, params = _compiled(("count", *shape), lambda slot: _search_query(
-            slot, caller_id, site_id, domain_id, types, main_attribute_id, sent, fn.COUNT(Chart.id)), values)
-        total = db.execute_sql(sql, params).fetchone()[0]
+        total = execute_prepared(("chart_search_count", shape),
+                                 lambda: _search_query(shape, fn.COUNT(Chart.id)), values).fetchone()[0]
     else:
         total = 0
     return {"charts": [chart_dict(chart) for chart in charts], "paging": {"total": total, **paging}}

@@ -1,7 +1,7 @@
 """Chart domains per site (22), chart domains by type (26), and reading a chart whole."""
 from peewee import JOIN
 
-from app.db import compiled_sql, db
+from app.db import execute_prepared, param
 from app.models import Chart, ChartDomain, ChartRow, Site, TechnicalSpec
 from app.services.errors import ApiError, forbidden, not_found
 from app.services.tech_specs import SPECIFICATIONS
@@ -55,13 +55,13 @@ def active_chart_domain(site_id, domain_id):
     input (None without one): (site-prefixed domain id, sheet input). An active domain exists
     (foreign key), so there is no separate domain lookup."""
     full_id = f"{site_id}-{domain_id}"
-    sql = compiled_sql("chart_site_domain", lambda: Site.select(Site.id, ChartDomain.id, TechnicalSpec.input)
-                       .join(ChartDomain, JOIN.LEFT_OUTER, on=((ChartDomain.site == Site.id)
-                                                               & (ChartDomain.domain == "")))
-                       .join_from(Site, TechnicalSpec, JOIN.LEFT_OUTER, on=(
-                           (TechnicalSpec.domain == ChartDomain.domain) & (TechnicalSpec.section == "")))
-                       .where(Site.id == ""))
-    row = db.execute_sql(sql, (full_id, SPECIFICATIONS, site_id)).fetchone()
+    row = execute_prepared("chart_site_domain", lambda: (
+        Site.select(Site.id, ChartDomain.id, TechnicalSpec.input)
+        .join(ChartDomain, JOIN.LEFT_OUTER, on=(
+            (ChartDomain.site == Site.id) & (ChartDomain.domain == param("domain"))))
+        .join_from(Site, TechnicalSpec, JOIN.LEFT_OUTER, on=(
+            (TechnicalSpec.domain == ChartDomain.domain) & (TechnicalSpec.section == SPECIFICATIONS)))
+        .where(Site.id == param("site"))), {"domain": full_id, "site": site_id}).fetchone()
     if row is None:
         raise not_found("site_not_found", f"Site {site_id} does not exist")
     if row[1] is None:

@@ -2,7 +2,7 @@
 per compatibility. Any valid token reads; only the seller sees notes still in moderation."""
 from peewee import JOIN, Case, fn
 
-from app.db import compiled_sql, db
+from app.db import execute_prepared, param
 from app.models import CategoryRule, Compatibility, CompatibilityRule, Product
 from app.services.compat_context import LOADABLE_TYPE, load_rules, loadable_domain_ids
 from app.services.errors import ApiError
@@ -63,25 +63,29 @@ def _rows():
             .join(Product, JOIN.LEFT_OUTER, on=(Compatibility.product == Product.id)).dicts())
 
 
-def _list_sql(paged):
-    """The list's SELECT, compiled once: peewee compiling it was a fifth of a 200-entry list."""
+def _list_rows(item_id, paged, limit=None, offset=None):
+    """The list's rows as dicts. Prepared, and read from the cursor: peewee compiling the SELECT
+    was a fifth of a 200-entry list, and its row processing another fifth."""
     def build():
-        query = (_rows().where(Compatibility.item == "", Compatibility.universal == False)  # noqa: E712
+        query = (_rows().where(Compatibility.item == param("item"), Compatibility.universal == False)  # noqa: E712
                  .order_by(Compatibility.date_created, Compatibility.product))
-        return query.limit(1).offset(0) if paged else query
-    return compiled_sql("compat_list_paged" if paged else "compat_list", build)
+        return query.limit(param("limit")).offset(param("offset")) if paged else query
+    cursor = execute_prepared(("compat_list", paged), build, {"item": item_id, "limit": limit, "offset": offset})
+    names = [column[0] for column in cursor.description]
+    decode = Compatibility.restrictions.python_value
+    for values in cursor:
+        row = dict(zip(names, values, strict=True))
+        row["restrictions"] = decode(row["restrictions"])
+        yield row
 
 
 def _totals(item_id):
     """(non-universal count, CATALOGO count, universal setting's id or None), in one query."""
-    sql = compiled_sql("compat_list_totals", lambda: Compatibility.select(
+    return execute_prepared("compat_list_totals", lambda: Compatibility.select(
         fn.SUM(Case(None, [(Compatibility.universal == False, 1)], 0)),  # noqa: E712
         fn.SUM(Case(None, [(Compatibility.source == "CATALOGO", 1)], 0)),
         fn.MAX(Case(None, [(Compatibility.universal == True, Compatibility.id)], None)))  # noqa: E712
-        .where(Compatibility.item == ""))
-    # The parameters in the order build() places them: its constants, then the item id.
-    cursor = db.execute_sql(sql, (False, 1, 0, "CATALOGO", 1, 0, True, item_id))
-    return cursor.fetchone()
+        .where(Compatibility.item == param("item")), {"item": item_id}).fetchone()
 
 
 def list_compatibilities(item_id, caller_id, extended, limit, offset, red_claims):
@@ -96,9 +100,9 @@ def list_compatibilities(item_id, caller_id, extended, limit, offset, red_claims
     if paged:
         limit = DEFAULT_PAGE if limit is None else limit
         offset = offset or 0
-        rows = Compatibility.raw(_list_sql(True), item_id, False, limit, offset).dicts()
+        rows = _list_rows(item_id, True, limit, offset)
     else:
-        rows = Compatibility.raw(_list_sql(False), item_id, False).dicts()
+        rows = _list_rows(item_id, False)
     claims = claims_by_product(item_id) if extended else {}
     result = {"products": [_entry(row, is_seller, claims, red_claims, extended) for row in rows],
               "catalog_compatibilities_count": int(catalog_count or 0)}

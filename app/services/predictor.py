@@ -10,7 +10,7 @@ import math
 import threading
 from collections import Counter, defaultdict
 
-from app.db import compiled_sql, db
+from app.db import db, execute_prepared
 from app.models import CatalogVersion, Category, Domain, DomainDiscoveryTerm, Item
 from app.services.text_normalize import domain_name_words, features, tokens
 
@@ -91,9 +91,8 @@ def _fingerprint():
     and terms) changes with each import of them; the API's compatibility and chart writes don't,
     so they never relearn for nothing. One primary-key read: scanning the site's items for a
     fingerprint cost more than the prediction itself at 10,000 listings."""
-    sql = compiled_sql("catalog_version", lambda: CatalogVersion.select(CatalogVersion.version).where(
-        CatalogVersion.id == 1))
-    row = db.execute_sql(sql, (1,)).fetchone()
+    row = execute_prepared("catalog_version", lambda: CatalogVersion.select(CatalogVersion.version).where(
+        CatalogVersion.id == 1), {}).fetchone()
     return (db.obj.database, row[0] if row else None)
 
 

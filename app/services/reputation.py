@@ -6,6 +6,7 @@ weighs on no compatibility.
 """
 from peewee import fn
 
+from app.db import execute_prepared, param
 from app.models import Claim, Compatibility, Order
 
 
@@ -15,12 +16,13 @@ def claims_by_product(item_id):
     Products the item has no compatibility with are included too; callers join them to
     the compatibilities they show.
     """
-    query = (Order.select(Order.snapshot_product_id, fn.COUNT(Claim.id).alias("claims"))
-             .join(Claim, on=(Claim.order == Order.id))
-             .where(Order.item == item_id, Order.snapshot_product_id.is_null(False))
-             .group_by(Order.snapshot_product_id)
-             .tuples())
-    return {product_id: claims for product_id, claims in query}
+    # Prepared: every extended list runs it, and compiling it was a tenth of the list's time.
+    cursor = execute_prepared("claims_by_product", lambda: (
+        Order.select(Order.snapshot_product_id, fn.COUNT(Claim.id))
+        .join(Claim, on=(Claim.order == Order.id))
+        .where(Order.item == param("item"), Order.snapshot_product_id.is_null(False))
+        .group_by(Order.snapshot_product_id)), {"item": item_id})
+    return dict(cursor.fetchall())
 
 
 def _claims_per_compatibility():
