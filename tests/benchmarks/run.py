@@ -25,7 +25,7 @@ from app import create_app
 from app.db import connection
 from app.models import Product
 from tests.benchmarks import loadgen, scenarios
-from tests.benchmarks.catalog import Catalog
+from tests.benchmarks.catalog import Catalog, product_id
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RSS_TARGET_MB, IMPORT_TARGET_S, GROWTH_TARGET = 150, 30, 1.2
@@ -36,11 +36,18 @@ def log(text):
     print(text, flush=True)
 
 
-def build(database_url, catalog):
+def build(database_url, catalog, reuse=False):
     app = create_app({"DATABASE_URL": database_url, "RATELIMIT_ENABLED": False})
     with app.app_context(), connection():
-        if Product.table_exists() and Product.select().exists():
-            raise SystemExit("the database already has products: give an empty one")
+        built = Product.table_exists() and Product.select().exists()
+        if reuse:
+            last, beyond = product_id(catalog.n_products - 1), product_id(catalog.n_products)
+            if not built or Product.select().where(Product.id.in_([last, beyond])).count() != 1 \
+                    or Product.get_or_none(Product.id == last) is None:
+                raise SystemExit(f"--reuse: the database does not hold a catalog of {catalog.n_products:,} products")
+            return
+        if built:
+            raise SystemExit("the database already has products: give an empty one, or --reuse it")
         catalog.build(log)
 
 
@@ -144,7 +151,7 @@ def verdict(scenario, result, health_rps):
 def run_all(database_url, catalog, selected, args, folder):
     log(f"\ncatalog: {catalog.n_products:,} products, {catalog.n_items:,} items, "
         f"{catalog.n_compatibilities:,} compatibilities on {database_url.split(':')[0]}")
-    build(database_url, catalog)
+    build(database_url, catalog, args.reuse)
     results = []
     with gunicorn(database_url, args.workers, folder) as (port, master):
         for scenario in selected:
@@ -205,6 +212,11 @@ def main():
                         help="auto: wrk when installed, else the Python generator")
     parser.add_argument("--baseline", action="store_true",
                         help="first measure a bare WSGI app and a bare Flask view under the same gunicorn")
+    parser.add_argument("--only", action="append", metavar="TEXT",
+                        help="measure only the endpoints whose name contains TEXT (repeatable); /health always")
+    parser.add_argument("--reuse", action="store_true",
+                        help="use the catalog an earlier run built in --database-url instead of building it; "
+                             "the POST-by-family load is skipped (it filled the catalog's empty items)")
     args = parser.parse_args()
     args.connections = args.connections or args.workers
     if args.loadgen == "wrk" and not loadgen.wrk_available():
@@ -213,15 +225,26 @@ def main():
     args.load_connections = args.load_connections or 4 * args.workers
     if args.growth and args.database_url:
         raise SystemExit("--growth builds two catalogs: it uses temporary SQLite files, not --database-url")
+    if args.reuse and not args.database_url:
+        raise SystemExit("--reuse needs the --database-url of an earlier run")
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
         if args.baseline:
             baseline(args, folder)
         catalog = Catalog(args.products, args.items, args.compatibilities)
         with database(args, folder, "main") as url:
-            results, rss = run_all(url, catalog, scenarios.all_scenarios(catalog), args, folder)
+            results, rss = run_all(url, catalog, selected(scenarios.all_scenarios(catalog), args), args, folder)
         print_table(results, rss, catalog)
         if args.growth:
             growth(args, folder, results)
+
+
+def selected(candidates, args):
+    health, *others = candidates
+    if args.only:
+        others = [s for s in others if any(text in s.name for text in args.only)]
+    if args.reuse:
+        others = [s for s in others if not s.unique]
+    return [health, *others]
 
 
 def growth(args, folder, small_results):
