@@ -108,11 +108,29 @@ def test_each_request_borrows_one_pooled_connection_and_returns_it(pg_database):
     assert backends_connected(name) == 1
 
 
-def test_database_gone_mid_run_answers_503_then_recovers(pg_database):
+@pytest.mark.parametrize("ping_after_idle_ms, pings", [(60_000, 0), (0, 4)])
+def test_a_connection_returned_moments_ago_is_reused_without_a_ping(pg_database, monkeypatch,
+                                                                       ping_after_idle_ms, pings):
+    client = make_app(pg_database, DB_PING_AFTER_IDLE_MS=ping_after_idle_ms).test_client()
+    adapter = db.obj._adapter
+    seen = []
+    ping = adapter.is_connection_closed
+    monkeypatch.setattr(adapter, "is_connection_closed", lambda conn: seen.append(conn) or ping(conn))
+    for _ in range(5):
+        assert client.get("/items/MLA100", headers=bearer(TOKENS[SELLER])).status_code == 200
+    assert len(db.obj._connections) == 1
+    assert len(seen) == pings  # the first request opened the connection: nothing to check
+
+
+@pytest.mark.parametrize("ping_after_idle_ms", [
+    0,  # the pool pings the dead connection at checkout and discards it
+    60_000,  # no ping: its first query fails, and the connection is discarded at check-in
+])
+def test_database_gone_mid_run_answers_503_then_recovers(pg_database, ping_after_idle_ms):
     host_url, name = pg_database.rsplit("/", 1)
     relay = Relay(("127.0.0.1", 5432))
     url = f"postgresql://postgres@127.0.0.1:{relay.port}/{name}"
-    client = make_app(url).test_client()
+    client = make_app(url, DB_PING_AFTER_IDLE_MS=ping_after_idle_ms).test_client()
     headers = bearer(TOKENS[SELLER])
     assert client.get("/health").status_code == 200
     assert client.get("/items/MLA100", headers=headers).status_code == 200
