@@ -6,10 +6,10 @@ from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 
 from app.db import connection
+from app.errors import ApiError
 from app.schema import create_schema, schema_status
-from app.services import auth
+from app.services.auth import tokens as auth
 from app.services.bundle import BundleError, export_bundle, import_bundle
-from app.services.errors import ApiError
 
 db_cli = AppGroup("db", help="Database schema.")
 tokens_cli = AppGroup("tokens", help="Access tokens.")

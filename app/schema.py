@@ -12,7 +12,7 @@ from playhouse.migrations import Runner
 
 from app.db import db
 from app.models import ALL_MODELS, Item
-from app.services.search_index import ensure_search_index
+from app.models.search_index import ensure_search_index
 
 MIGRATIONS_DIR = os.path.join(os.path.dirname(__file__), "migrations")
 BASELINE = "0001_initial"

@@ -4,9 +4,9 @@ import marshmallow as ma
 from flask.views import MethodView
 from marshmallow import fields, validate
 
+from app.errors import ApiError
 from app.http.ratelimit import compat_writes
 from app.http.smorest import Blueprint
-from app.services.errors import ApiError
 from schemas.common import StrictSchema
 
 blp = Blueprint("probe", __name__, description="Test probe")

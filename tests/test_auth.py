@@ -4,7 +4,7 @@ import datetime
 import pytest
 
 from app.models import AccessToken, AuthorizationCode, RefreshToken
-from app.services import auth
+from app.services.auth import tokens as auth
 from tests.bundles import SELLER, TOKENS, base_bundle
 
 CLIENT = {"client_id": "5501", "client_secret": "s3cret"}

@@ -10,7 +10,7 @@ from app.models import (
     Item,
     Site,
 )
-from app.services import auth
+from app.services.auth import tokens as auth
 from app.services.bundle import BundleError, export_bundle, import_bundle
 from tests.bundle_data import full_bundle, row_counts
 from tests.bundles import SELLER, TOKENS, base_bundle, item

@@ -11,7 +11,7 @@ from app.models import (
     RestrictionAttribute,
     RestrictionValue,
 )
-from app.services import auth
+from app.services.auth import tokens as auth
 from app.services.bundle import export_bundle
 from tests.bundle_data import full_bundle, row_counts, wipe
 from tests.bundles import SELLER, TOKENS, base_bundle

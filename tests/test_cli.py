@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from app.models import Product
-from app.services import auth
+from app.services.auth import tokens as auth
 from app.services.bundle import export_bundle
 from tests.bundle_data import full_bundle
 from tests.bundles import SELLER, TOKENS, base_bundle

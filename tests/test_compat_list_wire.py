@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from app.services.compat_reads import list_compatibilities
+from app.services.compat.reads import list_compatibilities
 from schemas.compatibilities import CompatibilityListSchema
 from tests.bundles import OTHER_SELLER, SELLER
 from tests.compat_data import FRONT, OTHER_H, REAR, SELLER_H, claimed_order, compat, full_bundle, position, url

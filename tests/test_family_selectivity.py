@@ -2,7 +2,7 @@
 size and not the catalog's; the attribute order in the request never changes the answer."""
 import pytest
 
-from app.services import families
+from app.services.compat import families
 from tests.bundles import base_bundle
 
 DOMAIN = "MLA-CARS_AND_VANS"

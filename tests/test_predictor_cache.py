@@ -6,7 +6,7 @@ import re
 import pytest
 
 from app.models import CatalogVersion
-from app.services import predictor
+from app.services.catalog import predictor
 from tests.bundles import SELLER, item
 from tests.test_predictor import PATH, predictor_bundle, top
 

@@ -6,7 +6,7 @@ import pytest
 
 from app.db import db, param, prepared
 from app.models import AccessToken, Compatibility, Item
-from app.services.auth import create_access_token, digest
+from app.services.auth.tokens import create_access_token, digest
 from tests.bundles import SELLER, TOKENS, base_bundle
 from tests.conftest import bearer
 

@@ -2,7 +2,7 @@
 reputation counts behind them."""
 import pytest
 
-from app.services import reputation
+from app.services.compat import reputation
 from tests.bundles import MLB_SELLER, OTHER_SELLER, SELLER, TOKENS
 from tests.conftest import bearer
 from tests.reads_data import reads_bundle

@@ -146,7 +146,7 @@ def test_options_describes_the_search(client):
 
 def test_index_created_after_the_items_covers_them_and_creation_is_idempotent(client, catalog, run_db):
     from app.db import db, is_postgres
-    from app.services import search_index
+    from app.models import search_index
 
     def rebuild():
         if is_postgres():

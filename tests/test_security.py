@@ -13,7 +13,7 @@ import pytest
 
 from app.http.ratelimit import limiter
 from app.models import ALL_MODELS, AccessToken
-from app.services import auth
+from app.services.auth import tokens as auth
 from app.services.bundle import export_bundle
 from tests.bundles import OTHER_SELLER, SELLER, TOKENS
 from tests.charts_data import t_shirt_chart, t_shirt_row

@@ -1,19 +1,7 @@
-"""One blueprint per area; each numbered endpoint of the spec is one view."""
-from app.api import (
-    charts,
-    compat_domains,
-    compatibilities,
-    domain_discovery,
-    health,
-    items,
-    oauth,
-    orders,
-    search,
-    sites,
-)
+"""One blueprint per area, named as its service package; each numbered endpoint of the spec is one view."""
+from app.api import auth, catalog, charts, compat, health, items, orders
 
-AREAS = (health, sites, search, oauth, compat_domains, items, compatibilities, orders, charts,
-         domain_discovery)
+AREAS = (health, catalog, auth, items, compat, orders, charts)
 
 
 def register_blueprints(api):

@@ -3,7 +3,7 @@ from flask import g
 from flask.views import MethodView
 
 from app.http.smorest import Blueprint
-from app.services import chart_search, chart_writes, charts, tech_specs
+from app.services import charts
 from schemas.chart_sheets import ChartSheetQuerySchema, ChartSheetRequestSchema, TechnicalSheetSchema
 from schemas.charts import (
     ChartCreateSchema,
@@ -48,7 +48,7 @@ class DomainTechnicalSpecs(MethodView):
 
         Endpoint 23. The SPECIFICATIONS sheet; 404 `domain_not_found` or `technical_specs_not_found`.
         """
-        return tech_specs.domain_sheet(domain_id)
+        return charts.domain_sheet(domain_id)
 
     @blp.auth("token")
     @blp.errors(400, 404)
@@ -61,7 +61,7 @@ class DomainTechnicalSpecs(MethodView):
         Endpoint 24. Send every grid_template_required attribute (400 `missing_required_attributes`);
         404 `chart_tech_specs_not_found` when no chart sheet matches their values.
         """
-        return tech_specs.chart_sheet(domain_id, body["attributes"])
+        return charts.chart_sheet(domain_id, body["attributes"])
 
 
 @blp.route("/catalog/charts/search")
@@ -78,7 +78,7 @@ class ChartSearch(MethodView):
         Endpoint 25. BRAND, STANDARD and the caller's SPECIFIC charts of an active domain; 400
         `domain_not_active`, `missing_required_attributes`; 403 when seller_id or x-caller-id is not the caller.
         """
-        return chart_search.search_charts(g.caller_id, body, headers.get("caller_id"),
+        return charts.search_charts(g.caller_id, body, headers.get("caller_id"),
                                           paging["offset"], paging["limit"])
 
 
@@ -107,7 +107,7 @@ class Charts(MethodView):
 
         Beyond the spec. Validated against the chart sheet: 400 `chart_validation_error` with `errors`.
         """
-        return chart_writes.create_chart(g.caller_id, body)
+        return charts.create_chart(g.caller_id, body)
 
 
 @blp.route("/catalog/charts/<chart_id>")
@@ -131,7 +131,7 @@ class ChartById(MethodView):
 
         Beyond the spec. Only names change; BRAND and STANDARD charts are read-only (403).
         """
-        return chart_writes.rename_chart(chart_id, g.caller_id, body["names"])
+        return charts.rename_chart(chart_id, g.caller_id, body["names"])
 
     @blp.auth("token")
     @blp.errors(404, 409)
@@ -141,7 +141,7 @@ class ChartById(MethodView):
 
         Beyond the spec. 409 `chart_in_use` while a listing's SIZE_GRID_ID names it.
         """
-        return chart_writes.delete_chart(chart_id, g.caller_id)
+        return charts.delete_chart(chart_id, g.caller_id)
 
 
 @blp.route("/catalog/charts/<chart_id>/rows")
@@ -155,7 +155,7 @@ class ChartRows(MethodView):
 
         Beyond the spec. At most 75 rows; the main size must be new.
         """
-        return chart_writes.add_row(chart_id, g.caller_id, body["attributes"])
+        return charts.add_row(chart_id, g.caller_id, body["attributes"])
 
 
 @blp.route("/catalog/charts/<chart_id>/rows/<row_id>")
@@ -169,4 +169,4 @@ class ChartRowById(MethodView):
 
         Beyond the spec. Never changes the row's main size (400 `chart_validation_error`).
         """
-        return chart_writes.update_row(chart_id, row_id, g.caller_id, body["attributes"])
+        return charts.update_row(chart_id, row_id, g.caller_id, body["attributes"])

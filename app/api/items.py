@@ -1,21 +1,17 @@
-"""Items and seller item searches (endpoints 3, 4, 5, 11, 6)"""
-from flask import current_app, g
+"""Items and a seller's item searches by compatibility state (endpoints 3, 4, 5)."""
+from flask import g
 from flask.views import MethodView
 
 from app.http.smorest import Blueprint
-from app.services import items, reports
+from app.services import items
 from schemas.examples import items as examples
 from schemas.items import (
-    CardSchema,
-    CardsRequestSchema,
     ItemSchema,
     ItemSearchQuerySchema,
     ItemSearchSchema,
-    SummaryRequestSchema,
-    SummarySchema,
 )
 
-blp = Blueprint("items", __name__, description="Items and seller item searches (endpoints 3, 4, 5, 11, 6)")
+blp = Blueprint("items", __name__, description="Items and seller item searches (endpoints 3, 4, 5)")
 
 
 @blp.route("/items/<item_id>")
@@ -55,45 +51,3 @@ class SellerItemSearch(MethodView):
         401 `invalid_token`; 403 `forbidden` when the path's user is not the caller.
         """
         return items.search_seller_items(g.caller_id, seller_id, **args)
-
-
-@blp.route("/items/compatibilities_summary")
-class CompatibilitiesSummary(MethodView):
-    @blp.auth("token")
-    @blp.errors(400, 404)
-    @blp.arguments(SummaryRequestSchema, example=examples.SUMMARY_REQUEST)
-    @blp.response(200, SummarySchema(many=True), example=examples.SUMMARY)
-    def post(self, body):
-        """Summarise the compatibilities of several items
-
-        Endpoint 11. One record per item, in request order (a repeated id once), at most
-        SUMMARY_MAX_ITEMS (100) items. `domain_id` is the items' domain (all compatibilities
-        count) or a vehicle domain they can be compatible with (only that domain's count).
-        Errors: 400 `validation_error` (missing field, empty `items`), `too_many_items`,
-        `invalid_item_id`, `domain_mismatch` (an item is neither of `domain_id` nor compatible
-        with it); 401 `invalid_token`; 403 `forbidden` (an item of another seller);
-        404 `domain_not_found`, `item_not_found` (naming every missing id).
-        """
-        return reports.compatibilities_summary(g.caller_id, body["domain_id"], body["items"],
-                                               current_app.config["SUMMARY_MAX_ITEMS"])
-
-
-@blp.route("/items/catalog_domains/<domain_id>/compatibilities/cards", endpoint="ItemCompatibilityCards")
-@blp.route("/catalog_domains/<domain_id>/compatibilities/cards", endpoint="CompatibilityCards")
-class CompatibilityCards(MethodView):
-    @blp.auth("token")
-    @blp.errors(400, 404)
-    @blp.arguments(CardsRequestSchema, example=examples.CARDS_REQUEST)
-    @blp.response(200, CardSchema(many=True), example=examples.CARDS)
-    def post(self, body, domain_id):
-        """Read the suggestion and complaint cards of an item
-
-        Endpoint 6, served with and without the `/items` prefix. One card per requested filter
-        whose quantity is above zero: `SUGGESTED` counts pending suggestions, `REPUTATION` the
-        compatibilities with at least one incompatibility claim. Texts are in the site's language.
-        Errors: 400 `validation_error` (missing `item_id`, empty or unknown `filters`),
-        `invalid_item_id`, `domain_mismatch`; 401 `invalid_token`; 403 `forbidden` (not the
-        item's seller); 404 `item_not_found`, `domain_not_found`, `product_not_found`.
-        """
-        return reports.compatibility_cards(g.caller_id, domain_id, body["item_id"], body["filters"],
-                                           body.get("product_id"))

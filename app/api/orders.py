@@ -3,7 +3,7 @@ from flask import g
 from flask.views import MethodView
 
 from app.http.smorest import Blueprint
-from app.services import snapshots
+from app.services import orders
 from schemas.examples import orders as examples
 from schemas.orders import OrderSnapshotSchema
 
@@ -26,4 +26,4 @@ class OrderCompatibilitySnapshot(MethodView):
         seller of the item); 403 `order_without_claims` (The compatibility snapshot can only be
         retrieved for orders with claims).
         """
-        return snapshots.order_snapshot(order_id, g.caller_id)
+        return orders.order_snapshot(order_id, g.caller_id)

@@ -3,8 +3,8 @@ import functools
 
 from flask import g, request
 
-from app.services.auth import resolve_access_token
-from app.services.errors import ApiError
+from app.errors import ApiError
+from app.services.auth.tokens import resolve_access_token
 
 
 def bearer_token():

@@ -5,7 +5,7 @@ from flask import g, jsonify
 from peewee import DoesNotExist, IntegrityError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
-from app.services.errors import ApiError
+from app.errors import ApiError
 
 log = logging.getLogger("app.errors")
 

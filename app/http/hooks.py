@@ -4,8 +4,8 @@ import logging
 from flask import request
 
 from app.db import db
+from app.errors import ApiError
 from app.http import jsonp, options, reduction, request_id
-from app.services.errors import ApiError
 
 log = logging.getLogger("app.db")
 

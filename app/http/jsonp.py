@@ -4,7 +4,7 @@ import re
 
 from flask import g, request
 
-from app.services.errors import ApiError
+from app.errors import ApiError
 
 CALLBACK = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$")
 CALLBACK_MAX_LENGTH = 64

@@ -22,7 +22,7 @@ def check_held_out(bundle, held_out):
 
 def evaluate(held_out, limit=3):
     """Top-1 and top-3 hits overall and per site; call with a database connection open."""
-    from app.services import predictor
+    from app.services.catalog import predictor
 
     per_site = defaultdict(lambda: {"n": 0, "top1": 0, "top3": 0, "empty": 0})
     misses = []

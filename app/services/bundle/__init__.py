@@ -9,7 +9,7 @@ from app.services.bundle import load, load_items
 from app.services.bundle.export import export_bundle
 from app.services.bundle.refs import check_references
 from app.services.bundle.validate import validate_structure
-from app.services.item_state import refresh_items
+from app.services.compat.item_state import refresh_items
 
 # In dependency order: a section is written after those its records point to.
 LOADERS = [

@@ -16,7 +16,7 @@ from app.models import (
     User,
 )
 from app.models.base import utcnow
-from app.services import auth
+from app.services.auth import tokens as auth
 from app.services.bundle.lookup import chunks
 from app.services.bundle.sql import delete_in, insert_rows, select_in
 

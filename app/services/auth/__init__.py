@@ -1,0 +1,12 @@
+"""Who the caller is and what it may touch: access tokens, the OAuth grants, item ownership."""
+from app.services.auth.ownership import item_seller_guard, require_item, require_item_seller
+from app.services.auth.tokens import (
+    create_access_token,
+    exchange,
+    issue_authorization_code,
+    resolve_access_token,
+    store_access_token,
+)
+
+__all__ = ["create_access_token", "exchange", "issue_authorization_code", "item_seller_guard", "require_item",
+           "require_item_seller", "resolve_access_token", "store_access_token"]

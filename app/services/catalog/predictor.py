@@ -1,0 +1,160 @@
+"""Category predictor (endpoint 27): ranks a site's domains for a free-text title.
+
+A multinomial naive Bayes over folded, stemmed words and word pairs, learned per site from
+the domain names, category names, the catalog's domain_discovery terms and the titles of the
+listings already in each domain. It is learned at request time and kept per process, keyed by
+the catalog version the importer bumps (app.models.CatalogVersion): a new import or listing is
+seen on the next request without a rebuild step.
+"""
+import math
+import threading
+from collections import Counter, defaultdict
+
+from app.db import db, execute_prepared
+from app.models import CatalogVersion, Category, Domain, DomainDiscoveryTerm, Item
+from app.services.catalog.text_normalize import domain_name_words, features, tokens
+
+# How much one mention in each source weighs against one listing title.
+WEIGHT_DOMAIN_NAME = 4.0
+WEIGHT_DOMAIN_ID = 4.0  # the English words of the id ("MLA-CAR_FLOOR_MATS"), not the site's language
+WEIGHT_CATEGORY_NAME = 3.0
+WEIGHT_TERM = 4.0
+WEIGHT_TITLE = 1.0
+ALPHA = 0.1  # additive smoothing
+# A word of a domain's own names and terms outweighs a coincidence in listing titles (a car
+# model that also appears in another part's listings).
+LEXICON_BONUS = 3.0
+# A popularity prior: between equal matches, the domain with more listings wins.
+PRIOR_WEIGHT = 1.0
+# Share of the title's information (idf mass) a domain must explain to be answered at all;
+# a word never seen (a model number, a new brand) counts this much against it.
+MIN_COVERAGE = 0.12
+UNKNOWN_WORD_WEIGHT = 1.0
+
+_cache = {}
+_lock = threading.Lock()
+
+
+class SiteModel:
+    """Token weights per domain, with what the answer shows of each domain."""
+
+    def __init__(self):
+        self.weights = defaultdict(Counter)  # domain id -> feature -> weight
+        self.lexicon = defaultdict(set)  # domain id -> features of its names and terms
+        self.info = {}  # domain id -> (name, category id, category name)
+        self.listings = Counter()  # domain id -> listings learned from
+
+    def add(self, domain_id, text, weight, curated=False):
+        counter = self.weights[domain_id]
+        for feature in features(text):
+            counter[feature] += weight
+            if curated:
+                self.lexicon[domain_id].add(feature)
+
+    def finish(self):
+        self.totals = {d: sum(c.values()) for d, c in self.weights.items()}
+        self.postings = defaultdict(set)
+        for domain_id, counter in self.weights.items():
+            for feature in counter:
+                self.postings[feature].add(domain_id)
+        self.vocabulary = max(len(self.postings), 1)
+        count = max(len(self.weights), 1)
+        self.idf = {f: math.log((count + 1) / (len(ds) + 0.5)) for f, ds in self.postings.items()}
+        self.unknown_idf = math.log((count + 1) / 0.5)
+        return self
+
+    def rank(self, text):
+        """[(domain id, score)] best first, only domains that explain enough of the text."""
+        words = set(tokens(text))
+        known = [f for f in features(text) if f in self.postings]
+        if not known:
+            return []
+        candidates = set().union(*(self.postings[w] for w in words if w in self.postings))
+        mass = sum(self.idf.get(w, UNKNOWN_WORD_WEIGHT) for w in words if not w.isdigit()) or 1.0
+        ranked = []
+        for domain_id in candidates:
+            counter, total, lexicon = self.weights[domain_id], self.totals[domain_id], self.lexicon[domain_id]
+            covered = sum(self.idf[w] for w in words if counter.get(w))
+            if covered / mass < MIN_COVERAGE:
+                continue
+            denominator = math.log(total + ALPHA * self.vocabulary)
+            score = sum(self.idf[f] * (math.log(counter.get(f, 0.0) + ALPHA) - denominator) for f in known)
+            score += LEXICON_BONUS * sum(self.idf[f] for f in set(known) if f in lexicon)
+            score += PRIOR_WEIGHT * math.log(self.listings[domain_id] + 1)
+            ranked.append((domain_id, score))
+        ranked.sort(key=lambda pair: (-pair[1], pair[0]))
+        return ranked
+
+
+def _fingerprint():
+    """The catalog version, which the importer (the only writer of titles, domains, categories
+    and terms) changes with each import of them; the API's compatibility and chart writes don't,
+    so they never relearn for nothing. One primary-key read: scanning the site's items for a
+    fingerprint cost more than the prediction itself at 10,000 listings."""
+    row = execute_prepared("catalog_version", lambda: CatalogVersion.select(CatalogVersion.version).where(
+        CatalogVersion.id == 1), {}).fetchone()
+    return (db.obj.database, row[0] if row else None)
+
+
+def learn(site_id):
+    """The model of a site, learned from what the database holds now."""
+    model = SiteModel()
+    names = {}
+    for domain_id, name in Domain.select(Domain.id, Domain.name).where(Domain.site == site_id).tuples():
+        names[domain_id] = name
+        model.add(domain_id, name, WEIGHT_DOMAIN_NAME, curated=True)
+        model.add(domain_id, domain_name_words(domain_id), WEIGHT_DOMAIN_ID)
+    categories, chosen = {}, {}
+    for category_id, name, domain_id in Category.select(Category.id, Category.name, Category.domain).where(
+            (Category.site == site_id) & Category.domain.is_null(False)).tuples():
+        categories[category_id] = name
+        chosen.setdefault(domain_id, category_id)
+        model.add(domain_id, name, WEIGHT_CATEGORY_NAME, curated=True)
+    for domain_id, category_id, terms in DomainDiscoveryTerm.select(
+            DomainDiscoveryTerm.domain, DomainDiscoveryTerm.category, DomainDiscoveryTerm.terms).where(
+            DomainDiscoveryTerm.site == site_id).tuples():
+        for term in terms or ():
+            model.add(domain_id, term, WEIGHT_TERM, curated=True)
+        if category_id is not None:
+            chosen[domain_id] = category_id  # the catalog's explicit mapping wins
+    usage = Counter()
+    for domain_id, category_id, title in Item.select(Item.domain, Item.category, Item.title).where(
+            Item.site == site_id).tuples().iterator():
+        model.add(domain_id, title, WEIGHT_TITLE)
+        model.listings[domain_id] += 1
+        usage[(domain_id, category_id)] += 1
+    if usage:  # categories not named by domain_discovery: the one most listings of the domain use
+        explicit = {d for d, c in chosen.items() if c is not None}
+        for (domain_id, category_id), _ in sorted(usage.items(), key=lambda kv: kv[1]):
+            if domain_id not in explicit:
+                chosen[domain_id] = category_id
+        missing = {c for c in chosen.values() if c not in categories}
+        if missing:
+            categories.update(Category.select(Category.id, Category.name).where(
+                Category.id.in_(sorted(missing))).tuples())
+    for domain_id in model.weights:
+        category_id = chosen.get(domain_id)
+        model.info[domain_id] = (names.get(domain_id, domain_id), category_id, categories.get(category_id))
+    return model.finish()
+
+
+def site_model(site_id):
+    key = _fingerprint()
+    cached = _cache.get(site_id)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    model = learn(site_id)
+    with _lock:
+        _cache[site_id] = (key, model)
+    return model
+
+
+def predict(site_id, text, limit):
+    """Endpoint 27's answer: the best domains for the text, [] when none is relevant."""
+    model = site_model(site_id)
+    answer = []
+    for domain_id, _score in model.rank(text)[:limit]:
+        name, category_id, category_name = model.info[domain_id]
+        answer.append({"domain_id": domain_id, "domain_name": name, "category_id": category_id,
+                       "category_name": category_name, "attributes": []})
+    return answer

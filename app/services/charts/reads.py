@@ -1,0 +1,139 @@
+"""Chart domains per site (22), chart domains by type (26), and reading a chart whole."""
+from peewee import JOIN
+
+from app.db import execute_prepared, param
+from app.errors import ApiError, forbidden, not_found
+from app.models import Chart, ChartDomain, ChartRow, Site, TechnicalSpec
+from app.services.charts.sheets import SPECIFICATIONS
+
+BRAND, STANDARD, SPECIFIC = "BRAND", "STANDARD", "SPECIFIC"
+CHART_TYPES = (BRAND, STANDARD, SPECIFIC)
+# Uruguay, Colombia, Peru, Ecuador and Chile have sellers' charts only (service-spec.md).
+SPECIFIC_ONLY_SITES = frozenset({"MLU", "MCO", "MPE", "MEC", "MLC"})
+
+
+def get_site(site_id):
+    site = Site.get_or_none(Site.id == site_id)
+    if site is None:
+        raise not_found("site_not_found", f"Site {site_id} does not exist")
+    return site
+
+
+def active_domain_ids(site_id):
+    """The site-prefixed ids of the domains active for size charts in a site."""
+    query = (ChartDomain.select(ChartDomain.domain).where(ChartDomain.site == site_id)
+             .order_by(ChartDomain.domain))
+    return [row.domain_id for row in query]
+
+
+def active_domains(site_id):
+    """Endpoint 22."""
+    domains = active_domain_ids(site_id)
+    if not domains:
+        raise not_found("config_not_found", f"Config not found: site {site_id} has no domain "
+                        "active for size charts")
+    return {"domains": [{"domain_id": domain_id} for domain_id in domains]}
+
+
+def _not_active(site_id, full_id):
+    return ApiError(400, "domain_not_active", f"Domain {full_id} is not active to be used in charts",
+                    [{"code": "domain_not_active", "message": "Use a domain listed by "
+                      f"GET /catalog/charts/{site_id}/configurations/active_domains", "field": "domain_id"}])
+
+
+def require_active_domain(site_id, domain_id):
+    """The site-prefixed id of an unprefixed domain active for charts in the site; 400 otherwise."""
+    full_id = f"{site_id}-{domain_id}"
+    active = ChartDomain.select().where((ChartDomain.site == site_id) & (ChartDomain.domain == full_id))
+    if not active.exists():
+        raise _not_active(site_id, full_id)
+    return full_id
+
+
+def active_chart_domain(site_id, domain_id):
+    """get_site() and require_active_domain() in one query, with the domain's SPECIFICATIONS sheet
+    input (None without one): (site-prefixed domain id, sheet input). An active domain exists
+    (foreign key), so there is no separate domain lookup."""
+    full_id = f"{site_id}-{domain_id}"
+    row = execute_prepared("chart_site_domain", lambda: (
+        Site.select(Site.id, ChartDomain.id, TechnicalSpec.input)
+        .join(ChartDomain, JOIN.LEFT_OUTER, on=(
+            (ChartDomain.site == Site.id) & (ChartDomain.domain == param("domain"))))
+        .join_from(Site, TechnicalSpec, JOIN.LEFT_OUTER, on=(
+            (TechnicalSpec.domain == ChartDomain.domain) & (TechnicalSpec.section == SPECIFICATIONS)))
+        .where(Site.id == param("site"))), {"domain": full_id, "site": site_id}).fetchone()
+    if row is None:
+        raise not_found("site_not_found", f"Site {site_id} does not exist")
+    if row[1] is None:
+        raise _not_active(site_id, full_id)
+    return full_id, None if row[2] is None else TechnicalSpec.input.python_value(row[2])
+
+
+def domains_with_charts(site_id, chart_type):
+    """Endpoint 26: the active chart domains (without prefix) that have charts of the type."""
+    get_site(site_id)
+    if site_id in SPECIFIC_ONLY_SITES and chart_type != SPECIFIC:
+        return {"domains": []}
+    active = {domain_id.split("-", 1)[1] for domain_id in active_domain_ids(site_id)}
+    query = (Chart.select(Chart.domain_id).distinct()
+             .where((Chart.site == site_id) & (Chart.type == chart_type)))
+    names = sorted(row.domain_id for row in query if row.domain_id in active)
+    return {"domains": [{"domain_id": name} for name in names]}
+
+
+def row_size(attributes, main_attribute_id):
+    for attribute in attributes or ():
+        if attribute.get("id") == main_attribute_id:
+            for value in attribute.get("values") or ():
+                if value.get("name"):
+                    return value["name"]
+            return attribute.get("value_name")
+    return None
+
+
+def row_dict(row, main_attribute_id):
+    """A row as answered: its attributes plus `SIZE`, the value of the chart's main attribute."""
+    attributes = list(row.attributes or ())
+    size = row_size(attributes, main_attribute_id)
+    if size is not None and not any(a.get("id") == "SIZE" for a in attributes):
+        attributes.append({"id": "SIZE", "name": "Talle", "values": [{"id": None, "name": size, "struct": None}]})
+    return {"id": row.id, "attributes": attributes}
+
+
+def chart_dict(chart, rows=()):
+    return {"id": chart.id, "names": chart.names, "domain_id": chart.domain_id, "site_id": chart.site_id,
+            "type": chart.type, "seller_id": chart.seller_id, "main_attribute_id": chart.main_attribute_id,
+            "secondary_attribute_id": chart.secondary_attribute_id, "measure_type": chart.measure_type,
+            "attributes": chart.attributes or [],
+            "rows": [row_dict(row, chart.main_attribute_id) for row in rows]}
+
+
+def chart_rows(chart):
+    return list(ChartRow.select().where(ChartRow.chart == chart).order_by(ChartRow.position))
+
+
+def get_chart(chart_id):
+    chart = Chart.get_or_none(Chart.id == chart_id)
+    if chart is None:
+        raise not_found("chart_not_found", f"Chart {chart_id} does not exist")
+    return chart
+
+
+def check_reader(chart, caller_id):
+    if chart.type == SPECIFIC and chart.seller_id != caller_id:
+        raise forbidden(f"Chart {chart.id} is a customized chart of another seller")
+
+
+def check_manager(chart, caller_id):
+    if chart.type != SPECIFIC:
+        raise forbidden(f"Chart {chart.id} is a {chart.type} chart and cannot be changed; "
+                        "only your SPECIFIC charts can", error="chart_read_only")
+    if chart.seller_id != caller_id:
+        raise forbidden(f"Chart {chart.id} belongs to another seller")
+
+
+def read_chart(chart_id, caller_id):
+    """GET /catalog/charts/{id}: the whole chart, rows included."""
+    chart = get_chart(chart_id)
+    check_reader(chart, caller_id)
+    return chart_dict(chart, chart_rows(chart))

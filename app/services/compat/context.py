@@ -1,0 +1,118 @@
+"""What every compatibility write reads first: the locked item, its domain rules for its
+category, and the limits in force."""
+from dataclasses import dataclass
+
+from peewee import JOIN, fn
+
+from app.db import lock_rows
+from app.errors import ApiError
+from app.models import CategoryRule, Compatibility, CompatibilityRule, Item
+from app.services.compat.restrictions import RestrictionCatalog
+
+LOADABLE_TYPE = "EXTENSION"
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_products: int = 200
+    max_families: int = 10
+    max_per_item: int = 10000
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(config["COMPAT_MAX_PRODUCTS_PER_REQUEST"], config["COMPAT_MAX_FAMILIES_PER_REQUEST"],
+                   config["COMPAT_MAX_PER_ITEM"])
+
+
+def lock_item(item_id):
+    """The item row, locked until the transaction ends, so concurrent writers of one item
+    run one after the other and each sees the other's result."""
+    rows = lock_rows(Item.select().where(Item.id == item_id))
+    if not rows:
+        raise ApiError(404, "item_not_found", f"Item {item_id} does not exist")
+    return rows[0]
+
+
+def load_rules(item):
+    """{compatible domain id: (CompatibilityRule, CategoryRule of the item's category or None)}."""
+    rows = (CompatibilityRule
+            .select(CompatibilityRule, CategoryRule)
+            .join(CategoryRule, JOIN.LEFT_OUTER,
+                  on=((CategoryRule.rule == CompatibilityRule.id) & (CategoryRule.category == item.category_id)))
+            .where(CompatibilityRule.domain == item.domain_id)
+            .order_by(CompatibilityRule.position, CompatibilityRule.id))
+    rules = {}
+    for rule in rows:
+        category_rule = getattr(rule, "categoryrule", None)
+        rules[rule.compatible_domain_id] = (rule, category_rule if category_rule and category_rule.id else None)
+    return rules
+
+
+def loadable_domain_ids(rules):
+    """The domains a universal item is compatible with: every domain it may load."""
+    return [domain_id for domain_id, (rule, _) in rules.items() if rule.type == LOADABLE_TYPE]
+
+
+class ItemContext:
+    """One item's write context: its rules and its restriction catalog, read once."""
+
+    def __init__(self, item):
+        self.item = item
+        self.rules = load_rules(item)
+        self.restrictions = RestrictionCatalog(item.domain_id)
+
+    def category_rule(self, vehicle_domain_id, where=""):
+        """The category's settings for loading products of this domain; 400 when the item's
+        domain is not compatible with it or its category has no compatibility configured."""
+        rule, category_rule = self.rules.get(vehicle_domain_id, (None, None))
+        prefix = f"{where}: " if where else ""
+        if rule is None or rule.type != LOADABLE_TYPE:
+            raise ApiError(400, "domain_not_compatible",
+                           f"{prefix}items of domain {self.item.domain_id} cannot be made compatible with "
+                           f"products of domain {vehicle_domain_id} (see GET /catalog/dumps/domains/"
+                           f"{self.item.site_id}/compatibilities)")
+        if category_rule is None:
+            raise ApiError(400, "category_not_configured",
+                           f"{prefix}no compatibility with {vehicle_domain_id} is configured for category "
+                           f"{self.item.category_id}")
+        return category_rule
+
+    def details(self, element, vehicle_domain_id, where):
+        """The element's note and restrictions in stored form; 400 when the category does not
+        allow them or the restrictions are not valid for the domain pair."""
+        category_rule = self.category_rule(vehicle_domain_id, where)
+        note = element.get("note") or None
+        restrictions = element.get("restrictions") or None
+        if note and category_rule.note_status == "DISABLED":
+            raise ApiError(400, "notes_disabled",
+                           f"{where}: category {self.item.category_id} does not accept notes (note_status "
+                           "DISABLED); send the compatibility without a note")
+        if restrictions and category_rule.restrictions_status == "DISABLED":
+            raise ApiError(400, "restrictions_disabled",
+                           f"{where}: category {self.item.category_id} does not accept restrictions "
+                           "(restrictions_status DISABLED); send the compatibility without restrictions")
+        if restrictions:
+            restrictions = self.restrictions.validate(restrictions, vehicle_domain_id, f"{where}.restrictions")
+        return note, restrictions
+
+    def universal_category_rule(self):
+        configured = [cr for rule, cr in self.rules.values() if cr is not None and rule.type == LOADABLE_TYPE]
+        if not configured:
+            raise ApiError(400, "category_not_configured",
+                           f"No compatibility is configured for category {self.item.category_id}")
+        if not any(cr.universal_status == "ENABLED" for cr in configured):
+            raise ApiError(400, "universal_not_allowed",
+                           f"Category {self.item.category_id} does not allow universal compatibilities "
+                           "(universal_status DISABLED)")
+
+    def state(self):
+        """(has the universal setting, number of specific compatibilities), counted now."""
+        universal, specific = False, 0
+        rows = (Compatibility.select(Compatibility.universal, fn.COUNT(Compatibility.id))
+                .where(Compatibility.item == self.item.id).group_by(Compatibility.universal).tuples())
+        for is_universal, count in rows:
+            if is_universal:
+                universal = count > 0
+            else:
+                specific = count
+        return universal, specific

@@ -1,0 +1,38 @@
+"""The compatibility exception of an item whose vehicle is missing from the catalog
+(endpoints 19 and 20)."""
+from app.db import write_transaction
+from app.errors import ApiError
+from app.models import Compatibility, CompatibilityException
+from app.services.auth.ownership import require_item
+from app.services.compat.context import LOADABLE_TYPE, load_rules, lock_item
+from app.services.compat.item_state import refresh_items
+
+
+def report_exception(item_id, comment):
+    """Endpoint 19: only for an active item of a category with compatibilities, that has none
+    and no exception yet."""
+    with write_transaction():
+        item = lock_item(item_id)
+        if item.status != "active":
+            raise ApiError(400, "item_not_active",
+                           f"Item {item_id} is {item.status}: only active items can report an exception")
+        if Compatibility.select().where(Compatibility.item == item_id).exists():
+            raise ApiError(400, "item_has_compatibilities",
+                           f"Item {item_id} has compatibilities: an exception is only for items without any")
+        if not any(cr is not None and rule.type == LOADABLE_TYPE for rule, cr in load_rules(item).values()):
+            raise ApiError(400, "category_without_compatibilities",
+                           f"Category {item.category_id} of item {item_id} has no compatibilities")
+        if CompatibilityException.select().where(CompatibilityException.item == item_id).exists():
+            raise ApiError(400, "exception_already_reported",
+                           f"Item {item_id} already has a compatibility exception")
+        CompatibilityException.create(item=item_id, comment=comment)
+        refresh_items([item_id])
+    return {"item_id": item_id, "has_exception": True, "comment": comment}
+
+
+def get_exception(item_id):
+    """Endpoint 20 (rule 2): true only while the item has no compatibility."""
+    require_item(item_id)
+    reported = CompatibilityException.select().where(CompatibilityException.item == item_id).exists()
+    compatible = Compatibility.select().where(Compatibility.item == item_id).exists()
+    return {"has_exception": reported and not compatible}

@@ -1,0 +1,115 @@
+"""Product families: the child products of a domain whose attributes match every given value.
+
+A family is answered from the ProductAttribute indexes: its most selective attribute selects rows
+by (domain_id, is_child, attribute_id, value), each further attribute is a lookup of the same product
+in that index. No Python loop ever walks the catalog.
+"""
+from peewee import SQL, fn
+
+from app.errors import ApiError
+from app.models import Domain, ProductAttribute
+
+
+def _value_condition(pa, attribute):
+    """`value_id` exact, `value_name` case-insensitive, `value_ids` any of; the delete form's
+    `values: [{id, name}]` matches any of its ids or names."""
+    if attribute.get("value_id") is not None:
+        return pa.value_id == attribute["value_id"]
+    if attribute.get("value_name") is not None:
+        return pa.value_key == value_key(attribute["value_name"])
+    if attribute.get("value_ids") is not None:
+        return pa.value_id.in_(list(attribute["value_ids"]))
+    ids = [v["id"] for v in attribute.get("values") or () if v.get("id") is not None]
+    names = [value_key(v["name"]) for v in attribute.get("values") or () if v.get("name") is not None]
+    condition = None
+    if ids:
+        condition = pa.value_id.in_(ids)
+    if names:
+        by_name = pa.value_key.in_(names)
+        condition = by_name if condition is None else (condition | by_name)
+    if condition is None:
+        raise ValueError("attribute without a value")  # the input schemas rule this out
+    return condition
+
+
+def value_key(name):
+    """How value names are compared: the same folding the importer stores in value_key."""
+    return name.strip().lower()
+
+
+# Rows read at most to rank a family's attributes by selectivity.
+SELECTIVITY_PROBE = 1000
+
+
+def _rows_of(pa, domain_id, attribute):
+    return ((pa.domain_id == domain_id) & (pa.is_child == True)  # noqa: E712
+            & (pa.attribute_id == attribute["id"]) & _value_condition(pa, attribute))
+
+
+def _by_selectivity(domain_id, attributes):
+    """The attributes, fewest matching rows first (counted up to SELECTIVITY_PROBE each).
+
+    The join starts from the first attribute: starting from BRAND walks every child product of
+    the brand, a number that grows with the catalog, where MODEL selects a few hundred.
+    """
+    if len(attributes) < 2:
+        return list(attributes)
+
+    def rows(attribute):
+        pa = ProductAttribute.alias("probe")
+        probe = pa.select(SQL("1")).where(_rows_of(pa, domain_id, attribute)).limit(SELECTIVITY_PROBE)
+        return ProductAttribute.select(fn.COUNT(SQL("1"))).from_(probe.alias("probed")).scalar()
+
+    return sorted(attributes, key=rows)
+
+
+def family_query(domain_id, attributes):
+    """SELECT of the product ids the family selects (child products only)."""
+    first, *rest = _by_selectivity(domain_id, attributes)
+    base = ProductAttribute.alias("fa0")
+    query = base.select(base.product).where(_rows_of(base, domain_id, first))
+    for n, attribute in enumerate(rest, 1):
+        pa = ProductAttribute.alias(f"fa{n}")
+        # The whole (domain_id, is_child, attribute_id, value, product) key: the lookup is answered
+        # from that index alone, without reading the row.
+        query = query.join(pa, on=((pa.product == base.product) & _rows_of(pa, domain_id, attribute)))
+    return query
+
+
+def count_family(domain_id, attributes):
+    return family_query(domain_id, attributes).select(fn.COUNT(1)).scalar() or 0
+
+
+def expand_family(domain_id, attributes, limit):
+    """Up to `limit` + 1 product ids, enough to tell that a family exceeds `limit`."""
+    query = family_query(domain_id, attributes).limit(limit + 1)
+    return [product_id for (product_id,) in query.tuples()]
+
+
+def require_domain(domain_id):
+    domain = Domain.get_or_none(Domain.id == domain_id)
+    if domain is None:
+        raise ApiError(404, "domain_not_found", f"Domain {domain_id} does not exist")
+    return domain
+
+
+def describe(family):
+    """A family as its error messages name it."""
+    values = []
+    for attribute in family["attributes"]:
+        value = (attribute.get("value_id") or attribute.get("value_name") or attribute.get("value_ids")
+                 or [v.get("id") or v.get("name") for v in attribute.get("values") or ()])
+        values.append(f"{attribute['id']}={value}")
+    return f"{family['domain_id']} ({', '.join(values)})"
+
+
+def count_family_products(domain_id, attributes, max_products):
+    """Endpoint 2: how many products the family selects; 400 above the per-request limit,
+    since such a family could not be sent to the write endpoints."""
+    require_domain(domain_id)
+    count = count_family(domain_id, attributes)
+    if count > max_products:
+        raise ApiError(400, "too_many_products",
+                       f"The family selects {count} products, more than the {max_products} allowed "
+                       "per request: add attributes to narrow it")
+    return {"count": count}
