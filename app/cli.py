@@ -16,20 +16,21 @@ tokens_cli = AppGroup("tokens", help="Access tokens.")
 catalog_cli = AppGroup("catalog", help="Catalog bundles: import and export (import-format.md).")
 
 
-@db_cli.command("init")
-def db_init():
-    """Create the schema in DATABASE_URL (safe to run twice)."""
-    with connection():
-        create_schema()
-    click.echo("schema ready")
-
-
 @db_cli.command("upgrade")
 def db_upgrade():
-    """Apply the migrations this database has not had yet (creates a fresh one)."""
+    """Bring DATABASE_URL's schema to this release: build an empty database, or apply the migrations an
+    existing one has not had yet (its data kept). Safe to run any number of times."""
     with connection():
         applied = create_schema()
     click.echo("applied: " + (", ".join(applied) if applied else "nothing, already current"))
+
+
+@db_cli.command("init")
+def db_init():
+    """The same as `db upgrade` (import-format.md names this one): creates or upgrades the schema."""
+    with connection():
+        create_schema()
+    click.echo("schema ready")
 
 
 @db_cli.command("status")
@@ -69,8 +70,9 @@ def tokens_code(client_id, user_id):
 @click.argument("path", type=click.File("r", encoding="utf-8"))
 def catalog_import(path):
     """Load a catalog bundle (PATH, or - for standard input); creates the schema if missing."""
+    bundle = _read_bundle(path)
     with connection():
-        report = _import_or_exit(_read_bundle(path))
+        report = _import_or_exit(bundle)
     for section, count in report.items():
         click.echo(f"{section}: {count}")
     click.echo(f"imported {sum(report.values())} records")
@@ -113,6 +115,8 @@ def _read_bundle(stream):
 
 
 def _import_or_exit(bundle):
+    """The schema first (a missing one is created, as import-format.md says), then the bundle."""
+    create_schema()
     try:
         return import_bundle(bundle)
     except BundleError as exc:

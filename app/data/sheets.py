@@ -210,11 +210,3 @@ def technical_specs(value_ids):
             sheets.append(specifications_sheet(site_id, domain, value_ids))
             sheets.extend(grids_sheet(site_id, domain, gender) for gender in GENDERS)
     return sheets
-
-
-def grid_attribute_ids(site_id, domain, gender):
-    """Every attribute id a chart row of this sheet may carry (for checks)."""
-    sheet = grids_sheet(site_id, domain, gender)
-    grid = sheet["input"]["groups"][0]["components"][0]
-    return {a["id"] for c in grid["components"] for a in c["attributes"]}
-

@@ -15,6 +15,7 @@ import time
 from app import create_app
 from app.db import connection
 from app.models import Product, ProductAttribute
+from app.schema import create_schema
 from app.services.bundle import export_bundle, import_bundle
 
 CHILDREN_PER_PARENT = 9
@@ -53,6 +54,7 @@ def run(label, database_url, bundle, changed):
     with app.app_context(), connection():
         if Product.table_exists() and Product.select().exists():
             raise SystemExit(f"{label}: the database already has products; give an empty one")
+        create_schema()
         for attempt, data in (("first import", bundle), ("same again", bundle), ("all changed", changed)):
             started = time.perf_counter()
             import_bundle(data)

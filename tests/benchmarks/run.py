@@ -24,6 +24,7 @@ import time
 from app import create_app
 from app.db import connection
 from app.models import Product
+from app.schema import create_schema
 from tests.benchmarks import loadgen, scenarios
 from tests.benchmarks.catalog import Catalog, product_id
 
@@ -48,6 +49,7 @@ def build(database_url, catalog, reuse=False):
             return
         if built:
             raise SystemExit("the database already has products: give an empty one, or --reuse it")
+        create_schema()
         catalog.build(log)
 
 

@@ -3,8 +3,7 @@ it in one transaction; `export_bundle` writes the database back in the same form
 import uuid
 
 from app.db import db, is_postgres, write_transaction
-from app.models import ALL_MODELS, CatalogVersion, Item
-from app.schema import create_schema
+from app.models import ALL_MODELS, CatalogVersion
 from app.services.bundle import load, load_items
 from app.services.bundle.export import export_bundle
 from app.services.bundle.refs import check_references
@@ -25,7 +24,7 @@ LOADERS = [
 ]
 BULK_RECORDS = 10_000
 ITEM_SECTIONS = ("items", "compatibilities", "suggestions", "exceptions")
-# What the category predictor learns from (app/services/predictor.py).
+# What the category predictor learns from (app/services/catalog/predictor.py).
 PREDICTOR_SECTIONS = ("domains", "categories", "items", "domain_discovery")
 
 __all__ = ["BundleError", "import_bundle", "export_bundle"]
@@ -42,10 +41,9 @@ class BundleError(Exception):
 def import_bundle(bundle):
     """Validate then write `bundle` in one transaction; answers {section: records written}.
 
-    Nothing is written when any problem is found; BundleError then lists them all.
+    Nothing is written when any problem is found; BundleError then lists them all. The schema
+    must exist: the commands that call this ensure it first (`catalog import` creates a missing one).
     """
-    if not Item.table_exists():
-        create_schema()
     with write_transaction():
         sections, problems, failed = validate_structure(bundle)
         reference_problems, ctx = check_references(sections, failed)
