@@ -24,3 +24,12 @@ def not_found(error, message):
 
 def forbidden(message, error="forbidden"):
     return ApiError(403, error, message)
+
+
+def require(model, key, error, message):
+    """The row of a peewee `model` whose primary key is `key`; 404 `error` with `message` when
+    there is none. The one "find it or 404" of every area."""
+    row = model.get_or_none(model._meta.primary_key == key)
+    if row is None:
+        raise not_found(error, message)
+    return row

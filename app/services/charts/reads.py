@@ -4,19 +4,13 @@ from peewee import JOIN
 from app.db import execute_prepared, param
 from app.errors import ApiError, forbidden, not_found
 from app.models import Chart, ChartDomain, ChartRow, Site, TechnicalSpec
+from app.services.catalog.sites import get_site
 from app.services.charts.sheets import SPECIFICATIONS
 
 BRAND, STANDARD, SPECIFIC = "BRAND", "STANDARD", "SPECIFIC"
 CHART_TYPES = (BRAND, STANDARD, SPECIFIC)
 # Uruguay, Colombia, Peru, Ecuador and Chile have sellers' charts only (service-spec.md).
 SPECIFIC_ONLY_SITES = frozenset({"MLU", "MCO", "MPE", "MEC", "MLC"})
-
-
-def get_site(site_id):
-    site = Site.get_or_none(Site.id == site_id)
-    if site is None:
-        raise not_found("site_not_found", f"Site {site_id} does not exist")
-    return site
 
 
 def active_domain_ids(site_id):

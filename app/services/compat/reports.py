@@ -3,14 +3,10 @@ suggestion and complaint cards of one item (endpoint 6), each a few grouped quer
 from peewee import Case, fn
 
 from app.errors import ApiError, not_found
-from app.models import Compatibility, CompatibilityRule, Domain, Item, Product, Site, Suggestion
+from app.models import Compatibility, CompatibilityRule, Item, Product, Site, Suggestion
 from app.services.auth.ownership import ITEM_ID, require_item_seller
 from app.services.compat import reputation
-
-
-def _require_domain(domain_id):
-    if Domain.get_or_none(Domain.id == domain_id) is None:
-        raise not_found("domain_not_found", f"Domain {domain_id} does not exist")
+from app.services.compat.families import require_domain
 
 
 def _vehicle_scoped(items, domain_id):
@@ -53,7 +49,7 @@ def compatibilities_summary(caller_id, domain_id, item_ids, max_items):
                        f"Malformed item ids: {', '.join(malformed)} (expected a site id and digits, e.g. MLA123)",
                        [{"code": "invalid_item_id", "message": f"{i} is not an item id", "field": "items"}
                         for i in malformed])
-    _require_domain(domain_id)
+    require_domain(domain_id)
     items = {item.id: item for item in Item.select(Item.id, Item.title, Item.seller, Item.domain)
              .where(Item.id.in_(item_ids))}
     missing = [i for i in item_ids if i not in items]
@@ -114,7 +110,7 @@ def compatibility_cards(caller_id, domain_id, item_id, filters, product_id=None)
     `product_id` is only a hint; it must exist.
     """
     item = require_item_seller(item_id, caller_id)
-    _require_domain(domain_id)
+    require_domain(domain_id)
     scoped = bool(_vehicle_scoped([item], domain_id))
     if product_id is not None and Product.get_or_none(Product.id == product_id) is None:
         raise not_found("product_not_found", f"Product {product_id} does not exist")
