@@ -5,7 +5,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from schemas.bundle import ITEM_STATUSES
-from schemas.common import PagingQuerySchema, PagingSchema, StrictSchema
+from schemas.common import PagingQuerySchema, StrictSchema, page_envelope
 
 SEARCH_TAGS = ("incomplete_compatibilities", "pending_compatibilities")
 CARD_FILTERS = ("REPUTATION", "SUGGESTED")
@@ -82,13 +82,12 @@ class ItemSearchQuerySchema(PagingQuerySchema):
         "description": "true: only items with at least one compatibility; false: only items without"})
 
 
-class ItemSearchSchema(ma.Schema):
-    seller_id = fields.String(metadata={"description": "The seller searched (a string, as the marketplace "
-                                                       "answers it)", "example": "1001"})
-    query = fields.String(allow_none=True, metadata={"description": "Free-text query; always null here"})
-    filters = fields.Dict(metadata={"description": "The filters applied: tags, status, has_compatibilities"})
-    results = fields.List(fields.String(), metadata={"description": "Item ids, ascending"})
-    paging = fields.Nested(PagingSchema, metadata={"description": "total, offset and limit"})
+ItemSearchSchema = page_envelope(
+    "ItemSearchSchema", "results", fields.Pluck(ItemSchema, "id"), "Item ids, ascending",
+    seller_id=fields.String(metadata={"description": "The seller searched (a string, as the marketplace "
+                                                    "answers it)", "example": "1001"}),
+    query=fields.String(allow_none=True, metadata={"description": "Free-text query; always null here"}),
+    filters=fields.Dict(metadata={"description": "The filters applied: tags, status, has_compatibilities"}))
 
 
 class SummaryRequestSchema(StrictSchema):

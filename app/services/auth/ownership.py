@@ -8,8 +8,9 @@ import re
 from app.db import param, prepared
 from app.errors import ApiError
 from app.models import Item
+from schemas.vocabulary import ITEM_ID_PATTERN
 
-ITEM_ID = re.compile(r"^[A-Z]{3}\d+$")
+ITEM_ID = re.compile(ITEM_ID_PATTERN)
 
 
 def require_item(item_id):

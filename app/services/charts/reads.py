@@ -1,4 +1,6 @@
 """Chart domains per site (22), chart domains by type (26), and reading a chart whole."""
+from dataclasses import dataclass
+
 from peewee import JOIN
 
 from app.db import execute_prepared, param
@@ -6,9 +8,8 @@ from app.errors import ApiError, forbidden, not_found
 from app.models import Chart, ChartDomain, ChartRow, Site, TechnicalSpec
 from app.services.catalog.sites import get_site
 from app.services.charts.sheets import SPECIFICATIONS
+from schemas.vocabulary import SPECIFIC
 
-BRAND, STANDARD, SPECIFIC = "BRAND", "STANDARD", "SPECIFIC"
-CHART_TYPES = (BRAND, STANDARD, SPECIFIC)
 # Uruguay, Colombia, Peru, Ecuador and Chile have sellers' charts only (service-spec.md).
 SPECIFIC_ONLY_SITES = frozenset({"MLU", "MCO", "MPE", "MEC", "MLC"})
 
@@ -85,21 +86,28 @@ def row_size(attributes, main_attribute_id):
     return None
 
 
-def row_dict(row, main_attribute_id):
-    """A row as answered: its attributes plus `SIZE`, the value of the chart's main attribute."""
+@dataclass(frozen=True)
+class SizedRow:
+    """A chart row as answered (ChartRowSchema): its attributes plus `SIZE`, the value of the
+    chart's main attribute."""
+
+    id: str
+    attributes: list
+
+
+def sized_row(row, main_attribute_id):
     attributes = list(row.attributes or ())
     size = row_size(attributes, main_attribute_id)
     if size is not None and not any(a.get("id") == "SIZE" for a in attributes):
         attributes.append({"id": "SIZE", "name": "Talle", "values": [{"id": None, "name": size, "struct": None}]})
-    return {"id": row.id, "attributes": attributes}
+    return SizedRow(row.id, attributes)
 
 
-def chart_dict(chart, rows=()):
-    return {"id": chart.id, "names": chart.names, "domain_id": chart.domain_id, "site_id": chart.site_id,
-            "type": chart.type, "seller_id": chart.seller_id, "main_attribute_id": chart.main_attribute_id,
-            "secondary_attribute_id": chart.secondary_attribute_id, "measure_type": chart.measure_type,
-            "attributes": chart.attributes or [],
-            "rows": [row_dict(row, chart.main_attribute_id) for row in rows]}
+def with_rows(chart, rows):
+    """The chart row as ChartSchema dumps a whole chart: with `sized_rows` (a search result has
+    none, and answers `rows: []`)."""
+    chart.sized_rows = [sized_row(row, chart.main_attribute_id) for row in rows]
+    return chart
 
 
 def chart_rows(chart):
@@ -130,4 +138,4 @@ def read_chart(chart_id, caller_id):
     """GET /catalog/charts/{id}: the whole chart, rows included."""
     chart = get_chart(chart_id)
     check_reader(chart, caller_id)
-    return chart_dict(chart, chart_rows(chart))
+    return with_rows(chart, chart_rows(chart))

@@ -8,15 +8,7 @@ from peewee import SQL, Case, fn
 from app.db import execute_prepared, param, prepared
 from app.errors import forbidden
 from app.models import Chart, ChartFilterValue
-from app.services.charts.reads import (
-    BRAND,
-    CHART_TYPES,
-    SPECIFIC,
-    SPECIFIC_ONLY_SITES,
-    STANDARD,
-    active_chart_domain,
-    chart_dict,
-)
+from app.services.charts.reads import SPECIFIC_ONLY_SITES, active_chart_domain
 from app.services.charts.sheets import (
     TEMPLATE_TAG,
     missing_attributes_error,
@@ -24,6 +16,8 @@ from app.services.charts.sheets import (
     sent_values,
     sheet_attributes,
 )
+from app.services.paging import Page
+from schemas.vocabulary import BRAND, CHART_TYPES, SPECIFIC, STANDARD
 
 TYPE_ORDER = Case(None, [(Chart.type == BRAND, 0), (Chart.type == STANDARD, 1)], 2)
 
@@ -102,6 +96,7 @@ def _search_query(shape, *columns):
 
 
 def search_charts(caller_id, body, header_caller_id, offset, limit):
+    """Endpoint 25: a Page of Chart rows (without their rows)."""
     site_id, domain_id = body["site_id"], body["domain_id"]
     check_caller(caller_id, body["seller_id"], header_caller_id)
     full_id, spec_input = active_chart_domain(site_id, domain_id)
@@ -113,7 +108,7 @@ def search_charts(caller_id, body, header_caller_id, offset, limit):
     paging = {"offset": offset, "limit": limit}
     types = _types(site_id, body.get("type"))
     if not types:
-        return {"charts": [], "paging": {"total": 0, **paging}}
+        return Page([], 0, offset, limit)
     shape, values = _search_values(caller_id, site_id, domain_id, types, body.get("main_attribute_id"), sent)
     # The total rides on every row of the page: one query instead of a count and a page.
     sql, params = prepared(("chart_search_page", shape), lambda: (
@@ -129,4 +124,4 @@ def search_charts(caller_id, body, header_caller_id, offset, limit):
                                  lambda: _search_query(shape, fn.COUNT(Chart.id)), values).fetchone()[0]
     else:
         total = 0
-    return {"charts": [chart_dict(chart) for chart in charts], "paging": {"total": total, **paging}}
+    return Page(charts, total, offset, limit)

@@ -8,9 +8,7 @@ from app.models import CategoryRule, Compatibility, CompatibilityRule, Product
 from app.services.auth.ownership import require_item
 from app.services.compat.context import LOADABLE_TYPE, load_rules, loadable_domain_ids
 from app.services.compat.reputation import claims_by_product
-
-VISIBLE_NOTE_STATUSES = ("APPROVED", "CHECKED")
-DEFAULT_PAGE = 50
+from schemas.vocabulary import CATALOGO, PAGE_LIMIT_DEFAULT, VISIBLE_NOTE_STATUSES
 
 
 def _note(row, is_seller):
@@ -83,7 +81,7 @@ def _totals(item_id):
     """(non-universal count, CATALOGO count, universal setting's id or None), in one query."""
     return execute_prepared("compat_list_totals", lambda: Compatibility.select(
         fn.SUM(Case(None, [(Compatibility.universal == False, 1)], 0)),  # noqa: E712
-        fn.SUM(Case(None, [(Compatibility.source == "CATALOGO", 1)], 0)),
+        fn.SUM(Case(None, [(Compatibility.source == CATALOGO, 1)], 0)),
         fn.MAX(Case(None, [(Compatibility.universal == True, Compatibility.id)], None)))  # noqa: E712
         .where(Compatibility.item == param("item")), {"item": item_id}).fetchone()
 
@@ -98,7 +96,7 @@ def list_compatibilities(item_id, caller_id, extended, limit, offset, red_claims
     listed, catalog_count, universal_id = _totals(item_id)
     paged = limit is not None or offset is not None
     if paged:
-        limit = DEFAULT_PAGE if limit is None else limit
+        limit = PAGE_LIMIT_DEFAULT if limit is None else limit
         offset = offset or 0
         rows = _list_rows(item_id, True, limit, offset)
     else:

@@ -1,5 +1,7 @@
 """Seller reports: the compatibility summary of several items (endpoint 11) and the
 suggestion and complaint cards of one item (endpoint 6), each a few grouped queries."""
+from dataclasses import dataclass
+
 from peewee import Case, fn
 
 from app.errors import ApiError, not_found
@@ -37,6 +39,18 @@ def _in_scope(all_ids, scoped_ids, domain_id):
     return (Compatibility.item.in_(unscoped) | condition) if unscoped else condition
 
 
+@dataclass(frozen=True)
+class ItemSummary:
+    """One item of a summary (SummarySchema)."""
+
+    item_id: str
+    item_title: str
+    compatibilities_count: int
+    compatibilities_claims_count: int
+    notes_count: int
+    restrictions_count: int
+
+
 def compatibilities_summary(caller_id, domain_id, item_ids, max_items):
     """Endpoint 11: per item, counts of compatibilities, their claims, notes and restrictions."""
     item_ids = list(dict.fromkeys(item_ids))
@@ -70,11 +84,8 @@ def compatibilities_summary(caller_id, domain_id, item_ids, max_items):
                                    fn.SUM(Case(None, [(has_restrictions, 1)], 0)))
               .where(scope).group_by(Compatibility.item).tuples()}
     claims = reputation.claims_by_item(item_ids, where=scope)
-    return [{"item_id": i, "item_title": items[i].title,
-             "compatibilities_count": counts.get(i, (0, 0, 0))[0],
-             "compatibilities_claims_count": claims[i],
-             "notes_count": counts.get(i, (0, 0, 0))[1],
-             "restrictions_count": counts.get(i, (0, 0, 0))[2]} for i in item_ids]
+    return [ItemSummary(i, items[i].title, counts.get(i, (0, 0, 0))[0], claims[i], *counts.get(i, (0, 0, 0))[1:])
+            for i in item_ids]
 
 
 CARD_TEXTS = {
@@ -95,11 +106,20 @@ CARD_TEXTS = {
 }
 
 
+@dataclass(frozen=True)
+class Card:
+    """A card (CardSchema): texts in the site's language, with the quantity in the title."""
+
+    title: str
+    subtitle: str
+    filter: str
+    quantity: int
+
+
 def card(language, card_filter, quantity):
     texts = CARD_TEXTS.get((language or "es")[:2], CARD_TEXTS["es"])
     (one, many), subtitle = texts[card_filter]
-    title = one if quantity == 1 else many.format(n=quantity)
-    return {"title": title, "subtitle": subtitle, "filter": card_filter, "quantity": quantity}
+    return Card(one if quantity == 1 else many.format(n=quantity), subtitle, card_filter, quantity)
 
 
 def compatibility_cards(caller_id, domain_id, item_id, filters, product_id=None):

@@ -1,8 +1,12 @@
 """Reading items (endpoint 3) and searching a seller's items by compatibility state (4, 5)."""
+from dataclasses import dataclass
+
 from app.db import param, prepared
 from app.errors import ApiError, not_found
 from app.models import Item, Site
 from app.services.compat.item_state import item_tags
+from app.services.paging import Page, page_of
+from schemas.vocabulary import PAGE_LIMIT_DEFAULT
 
 ITEM_FIELDS = ("id", "title", "category_id", "domain_id", "official_store_id", "status", "price",
                "currency_id", "warranty", "catalog_product_id", "parent_item_id", "deal_ids",
@@ -56,9 +60,18 @@ def require_caller_is_user(caller_id, user_id):
                                          f"not those of user {user_id}")
 
 
+@dataclass(frozen=True)
+class SellerItems(Page):
+    """A page of a seller's items (rows with their id), with the search's seller and filters."""
+
+    seller_id: int
+    filters: dict
+    query: str | None = None
+
+
 def search_seller_items(caller_id, seller_id, *, tags=None, status=None, has_compatibilities=None,
-                        limit=50, offset=0):
-    """Endpoints 4 and 5: the seller's item ids matching every filter, ascending by id.
+                        limit=PAGE_LIMIT_DEFAULT, offset=0):
+    """Endpoints 4 and 5: a page of the seller's items matching every filter, ascending by id.
 
     Each filter is a column of the item row kept current by item_state, so the search is
     answered from the (seller, tag_*) and (seller, status, compatibilities_count) indexes.
@@ -80,7 +93,4 @@ def search_seller_items(caller_id, seller_id, *, tags=None, status=None, has_com
         filters["has_compatibilities"] = has_compatibilities
         query = query.where(Item.compatibilities_count > 0 if has_compatibilities
                             else Item.compatibilities_count == 0)
-    total = query.count()
-    ids = [item_id for (item_id,) in query.order_by(Item.id).limit(limit).offset(offset).tuples()]
-    return {"seller_id": str(seller_id), "query": None, "filters": filters, "results": ids,
-            "paging": {"total": total, "offset": offset, "limit": limit}}
+    return page_of(query.order_by(Item.id), offset, limit, SellerItems, seller_id=seller_id, filters=filters)
