@@ -69,8 +69,7 @@ class ItemCompatibilities(MethodView):
         item answers `products: []` and `universal.domain_ids`. Errors: 400 `invalid_item_id`,
         400 `validation_error`, 401 `invalid_token`, 404 `item_not_found`.
         """
-        # Already the schema's dump (tests/test_compat_list_wire.py): dumping 200 entries again was a
-        # third of the request.
+        # The one view that sends its service's body undumped: why, in list_compatibilities.
         return raw_json(compat.list_compatibilities(
             item_id, g.caller_id, query["extended"], query.get("limit"), query.get("offset"),
             current_app.config["REPUTATION_RED_CLAIMS"]))

@@ -72,9 +72,11 @@ def raw_json(body):
     """A 200 JSON response of a body already in wire shape, which `@blp.response` passes through
     without dumping it (the schema still documents the operation).
 
-    Only for views a benchmark showed marshmallow's dump to be a large share of: the service must
-    then build exactly what the schema would dump (keys, their order, types), and a test must
-    compare the two.
+    The one documented exception to "schemas are the wire format", used by the compatibility
+    list (endpoint 12) alone: an item lists up to 10,000 entries, and dumping them with
+    marshmallow was a large share of the request (README, Benchmarks). Its service builds
+    exactly what the schema would dump (keys, their order, types), and
+    tests/compat/test_list_wire.py compares the two byte for byte.
     """
     return current_app.json.response(body)
 

@@ -1,13 +1,10 @@
 """Chart domains per site (22), chart domains by type (26), and reading a chart whole."""
 from dataclasses import dataclass
 
-from peewee import JOIN
-
-from app.db import execute_prepared, param
 from app.errors import ApiError, forbidden, not_found
-from app.models import Chart, ChartDomain, ChartRow, Site, TechnicalSpec
+from app.models import Chart, ChartDomain, ChartRow, TechnicalSpec
 from app.services.catalog.sites import get_site
-from app.services.charts.sheets import SPECIFICATIONS
+from app.services.charts import queries
 from schemas.vocabulary import SPECIFIC
 
 # Uruguay, Colombia, Peru, Ecuador and Chile have sellers' charts only (service-spec.md).
@@ -50,13 +47,7 @@ def active_chart_domain(site_id, domain_id):
     input (None without one): (site-prefixed domain id, sheet input). An active domain exists
     (foreign key), so there is no separate domain lookup."""
     full_id = f"{site_id}-{domain_id}"
-    row = execute_prepared("chart_site_domain", lambda: (
-        Site.select(Site.id, ChartDomain.id, TechnicalSpec.input)
-        .join(ChartDomain, JOIN.LEFT_OUTER, on=(
-            (ChartDomain.site == Site.id) & (ChartDomain.domain == param("domain"))))
-        .join_from(Site, TechnicalSpec, JOIN.LEFT_OUTER, on=(
-            (TechnicalSpec.domain == ChartDomain.domain) & (TechnicalSpec.section == SPECIFICATIONS)))
-        .where(Site.id == param("site"))), {"domain": full_id, "site": site_id}).fetchone()
+    row = queries.site_domain_sheet(site_id, full_id)
     if row is None:
         raise not_found("site_not_found", f"Site {site_id} does not exist")
     if row[1] is None:

@@ -1,10 +1,10 @@
 """Reading items (endpoint 3) and searching a seller's items by compatibility state (4, 5)."""
 from dataclasses import dataclass
 
-from app.db import param, prepared
 from app.errors import ApiError, not_found
-from app.models import Item, Site
+from app.models import Item
 from app.services.compat.item_state import item_tags
+from app.services.items import queries
 from app.services.paging import Page, page_of
 from schemas.vocabulary import PAGE_LIMIT_DEFAULT
 
@@ -34,17 +34,9 @@ def _attributes(item, language):
     return attributes
 
 
-def _read_item(item_id):
-    """The item row with its site's language, or None. The SELECT names every item column, and
-    compiling it on each read was a third of the endpoint's time."""
-    sql, params = prepared("item_read", lambda: Item.select(Item, Site.language)
-                           .join(Site, on=(Item.site == Site.id)).where(Item.id == param("id")), {"id": item_id})
-    return next(iter(Item.raw(sql, *params)), None)
-
-
 def get_item(item_id):
     """Endpoint 3: the item with its derived tags and attributes."""
-    item = _read_item(item_id)
+    item = queries.item_with_language(item_id)
     if item is None:
         raise not_found("item_not_found", f"Item {item_id} does not exist")
     body = {field: getattr(item, field) for field in ITEM_FIELDS}
