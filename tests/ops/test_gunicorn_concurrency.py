@@ -4,7 +4,7 @@ gunicorn runs with the production configuration and 4 sync workers on a fresh SQ
 fresh PostgreSQL database. Threads fire conflicting writes (adds of products, families and the
 universal setting, PUT delete+create and update, delete-all, delete-by-family, delete-one) at ONE
 item. Afterwards the rows of that item are read straight from the database and checked against
-what the successful responses said. tests/test_compat_concurrency.py is the in-process version.
+what the successful responses said. tests/compat/test_concurrency.py is the in-process version.
 """
 import random
 import sqlite3
