@@ -9,7 +9,8 @@ import pytest
 from app import create_app
 
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
-ROW = re.compile(r"^\| (?P<number>[^|]+) \| (?P<method>[A-Z]+) (?P<path>/\S*) \| (?P<view>[^|]+) \| (?P<services>[^|]+) \|$")
+ROW = re.compile(r"^\| (?P<number>[^|]+) \| (?P<method>[A-Z]+) (?P<path>/\S*) "
+                 r"\| (?P<view>[^|]+) \| (?P<services>[^|]+) \|$")
 # flask-smorest's own routes (the OpenAPI document and the docs page), and Flask's static files.
 UNINDEXED = {"static", "api-docs.openapi_json", "api-docs.openapi_swagger_ui"}
 
