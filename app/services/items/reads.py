@@ -8,14 +8,10 @@ from app.services.items import queries
 from app.services.paging import Page, page_of
 from schemas.vocabulary import PAGE_LIMIT_DEFAULT
 
-ITEM_FIELDS = ("id", "title", "category_id", "domain_id", "official_store_id", "status", "price",
-               "currency_id", "warranty", "catalog_product_id", "parent_item_id", "deal_ids",
-               "automatic_relist", "date_created", "last_updated", "health", "catalog_listing")
 HAS_COMPATIBILITIES = "HAS_COMPATIBILITIES"
 # The marketplace's boolean "yes" value, named in the site's language.
 YES_VALUE_ID = "242085"
 HAS_COMPATIBILITIES_TEXT = {"es": ("Tiene compatibilidades", "Sí"), "pt": ("Possui compatibilidades", "Sim")}
-ATTRIBUTE_KEYS = ("id", "name", "value_id", "value_name", "values", "value_type")
 
 
 def has_compatibilities_attribute(language):
@@ -26,8 +22,7 @@ def has_compatibilities_attribute(language):
 
 def _attributes(item, language):
     # HAS_COMPATIBILITIES is derived from the item's compatibilities, never taken as stored.
-    attributes = [{key: attribute.get(key, [] if key == "values" else None) for key in ATTRIBUTE_KEYS}
-                  for attribute in item.attributes or []
+    attributes = [attribute for attribute in item.attributes or []
                   if isinstance(attribute, dict) and attribute.get("id") != HAS_COMPATIBILITIES]
     if item.compatibilities_count > 0:
         attributes.append(has_compatibilities_attribute(language))
@@ -35,14 +30,14 @@ def _attributes(item, language):
 
 
 def get_item(item_id):
-    """Endpoint 3: the item with its derived tags and attributes."""
+    """Endpoint 3: the item row, with its derived `tags` and `shown_attributes` attached (ItemSchema
+    dumps those in place of the stored tag columns and attributes)."""
     item = queries.item_with_language(item_id)
     if item is None:
         raise not_found("item_not_found", f"Item {item_id} does not exist")
-    body = {field: getattr(item, field) for field in ITEM_FIELDS}
-    body.update(site_id=item.site_id, seller_id=item.seller_id, tags=item_tags(item),
-                attributes=_attributes(item, item.language), deal_ids=item.deal_ids or [])
-    return body
+    item.tags = item_tags(item)
+    item.shown_attributes = _attributes(item, item.language)
+    return item
 
 
 def require_caller_is_user(caller_id, user_id):
