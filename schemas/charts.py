@@ -79,7 +79,8 @@ class ChartSchema(DictSchema):
     secondary_attribute_id = fields.String(allow_none=True)
     measure_type = fields.String(allow_none=True)
     attributes = fields.List(fields.Nested(ChartAttributeSchema))
-    # A chart row has no `rows`: they are the sized rows its service attached, none in search results.
+    # Not the Chart model's `rows` backref (a query per chart): the sized rows its service attached,
+    # none (so []) in search results.
     rows = fields.List(fields.Nested(ChartRowSchema), attribute="sized_rows", dump_default=list,
                        metadata={"description": "Empty in search results"})
 
