@@ -26,7 +26,8 @@ class Inline(fields.Nested):
 
 
 class StrictSchema(DictSchema):
-    """Request bodies reject fields they do not know, so a typo is a 400, not silently ignored."""
+    """Request bodies reject fields they do not know, so a typo is a 400, not silently ignored.
+    Their fields also describe the PUT echo (schemas.compatibilities), which dumps dicts."""
 
     class Meta:
         unknown = ma.RAISE
