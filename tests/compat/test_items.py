@@ -188,4 +188,6 @@ DOCUMENTED_ERRORS = {
 def test_read_endpoints_document_their_error_statuses(client, method, path):
     operation = client.get("/openapi.json").get_json()["paths"][path][method]
     assert DOCUMENTED_ERRORS[(method, path)] <= set(operation["responses"])
-    assert "Errors" in operation["description"]
+    assert all(f"`{code}`" in operation["responses"][status]["description"]
+               for status in DOCUMENTED_ERRORS[(method, path)]
+               for code in operation["responses"][status]["x-error-codes"])

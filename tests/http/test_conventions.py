@@ -213,7 +213,8 @@ def test_options_describes_a_resource_from_its_documentation(client):
     assert set(body) == {"name", "description", "attributes", "methods", "related_resources", "connections"}
     assert body["attributes"]["decimal_places"] == "Decimal places of amounts"
     assert body["methods"] == [{"method": "GET", "example": "/currencies/{currency_id}",
-                                "description": "Read one currency"}]
+                                "description": "Read one currency",
+                                "errors": [{"status": 404, "error": "currency_not_found"}]}]
     assert "/currencies/{currency_id}" in client.options("/currencies").get_json()["related_resources"]
 
 
