@@ -2,7 +2,7 @@
 import logging
 
 from flask import g, jsonify
-from peewee import DoesNotExist, IntegrityError, InterfaceError, OperationalError
+from peewee import IntegrityError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from app.errors import ApiError
@@ -104,11 +104,6 @@ def handle_http_exception(exc):
                           message, headers=headers)
 
 
-def handle_not_found(exc):
-    name = exc.__class__.__name__.replace("DoesNotExist", "") or "Resource"
-    return error_response(404, "not_found", f"{name} not found")
-
-
 def handle_integrity_error(exc):
     log.warning("integrity error: %s", exc)
     return error_response(409, "conflict", "The request conflicts with the current state "
@@ -131,7 +126,6 @@ def handle_unexpected(exc):
 def init_app(app):
     app.register_error_handler(ApiError, handle_api_error)
     app.register_error_handler(HTTPException, handle_http_exception)
-    app.register_error_handler(DoesNotExist, handle_not_found)
     app.register_error_handler(IntegrityError, handle_integrity_error)
     app.register_error_handler(OperationalError, handle_database_unavailable)
     app.register_error_handler(InterfaceError, handle_database_unavailable)
