@@ -124,12 +124,20 @@ class CompatibilitiesPutEchoSchema(DictSchema):
 
 
 class DeletedSchema(DictSchema):
-    deleted_compatibilities = fields.List(fields.String(), metadata={"description": "Ids of the deleted entries"})
+    deleted_compatibilities = fields.List(fields.String(), attribute="ids",
+                                          metadata={"description": "Ids of the deleted entries"})
+
+
+class TrueFalse(fields.String):
+    """A boolean answered as the string "true" or "false", as the marketplace does."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return None if value is None else ("true" if value else "false")
 
 
 class ExtendedCheckSchema(DictSchema):
-    note = fields.String(metadata={"description": "\"true\" when the category accepts notes"})
-    restrictions = fields.String(metadata={"description": "\"true\" when the category accepts restrictions"})
+    note = TrueFalse(metadata={"description": "\"true\" when the category accepts notes"})
+    restrictions = TrueFalse(metadata={"description": "\"true\" when the category accepts restrictions"})
 
 
 class NoteSchema(DictSchema):

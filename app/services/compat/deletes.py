@@ -14,6 +14,8 @@ from schemas.vocabulary import SELLER
 
 @dataclass
 class Deletion:
+    """What a delete removes; the answer of endpoints 16 to 18 (DeletedSchema dumps its ids)."""
+
     ids: list = field(default_factory=list)
     product_ids: set = field(default_factory=set)
     universal: bool = False
@@ -92,7 +94,7 @@ def delete_one(item_id, compatibility_id):
             raise _not_deletable(row.id, row.product_id)
         row.delete_instance()
         refresh_items([item_id])
-    return {"deleted_compatibilities": [compatibility_id]}
+    return Deletion(ids=[compatibility_id])
 
 
 def delete_all(item_id):
@@ -101,9 +103,10 @@ def delete_all(item_id):
         lock_item(item_id)
         ids = [cid for (cid,) in Compatibility.select(Compatibility.id).where(
             Compatibility.item == item_id, Compatibility.source == SELLER).order_by(Compatibility.id).tuples()]
-        apply_delete(Deletion(ids=ids))
+        deletion = Deletion(ids=ids)
+        apply_delete(deletion)
         refresh_items([item_id])
-    return {"deleted_compatibilities": ids}
+    return deletion
 
 
 def delete_by_families(item_id, families, limits):
@@ -115,4 +118,4 @@ def delete_by_families(item_id, families, limits):
         _plan_families(ctx, families, limits, deletion, "")
         apply_delete(deletion)
         refresh_items([item_id])
-    return {"deleted_compatibilities": deletion.ids}
+    return deletion

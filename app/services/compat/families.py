@@ -4,10 +4,19 @@ A family is answered from the ProductAttribute indexes: its most selective attri
 by (domain_id, is_child, attribute_id, value), each further attribute is a lookup of the same product
 in that index. No Python loop ever walks the catalog.
 """
+from dataclasses import dataclass
+
 from peewee import SQL, fn
 
 from app.errors import ApiError, require
 from app.models import Domain, ProductAttribute
+
+
+@dataclass(frozen=True)
+class FamilyCount:
+    """Endpoint 2's answer (FamilyCountResultSchema)."""
+
+    count: int
 
 
 def _value_condition(pa, attribute):
@@ -109,4 +118,4 @@ def count_family_products(domain_id, attributes, max_products):
         raise ApiError(400, "too_many_products",
                        f"The family selects {count} products, more than the {max_products} allowed "
                        "per request: add attributes to narrow it")
-    return {"count": count}
+    return FamilyCount(count)

@@ -1,11 +1,28 @@
 """Reading an item's compatibilities (endpoints 12 to 15): a few queries per call, never one
 per compatibility. Any valid token reads; only the seller sees notes still in moderation."""
+from dataclasses import dataclass
+
 from app.errors import ApiError
 from app.models import CategoryRule, CompatibilityRule
 from app.services.auth.ownership import require_item
 from app.services.compat import queries
 from app.services.compat.context import LOADABLE_TYPE, load_rules, loadable_domain_ids
 from schemas.vocabulary import PAGE_LIMIT_DEFAULT, VISIBLE_NOTE_STATUSES
+
+
+@dataclass(frozen=True)
+class VisibleNote:
+    """Endpoint 15's answer (NoteSchema): the note the caller may see, "" when none."""
+
+    note: str
+
+
+@dataclass(frozen=True)
+class ExtendedCheck:
+    """Endpoint 14's answer (ExtendedCheckSchema): whether the item's category accepts each."""
+
+    note: bool
+    restrictions: bool
 
 
 def _note(row, is_seller):
@@ -101,7 +118,7 @@ def get_compatibility(item_id, compatibility_id, caller_id, red_claims):
 def get_note(item_id, compatibility_id, caller_id):
     """Endpoint 15: "" when there is no note, or it is still in moderation for another caller."""
     item = require_item(item_id)
-    return {"note": _note(_compatibility(item_id, compatibility_id), item.seller_id == caller_id)}
+    return VisibleNote(_note(_compatibility(item_id, compatibility_id), item.seller_id == caller_id))
 
 
 def extended_check(item_id):
@@ -113,7 +130,7 @@ def extended_check(item_id):
                            CompatibilityRule.domain == item.domain_id,
                            CompatibilityRule.type == LOADABLE_TYPE))
 
-    def flag(attr):
-        return "true" if any(getattr(s, attr) == "ENABLED" for s in settings) else "false"
+    def enabled(attr):
+        return any(getattr(s, attr) == "ENABLED" for s in settings)
 
-    return {"note": flag("note_status"), "restrictions": flag("restrictions_status")}
+    return ExtendedCheck(enabled("note_status"), enabled("restrictions_status"))
