@@ -4,7 +4,7 @@ from flask.views import MethodView
 
 from app.http.ratelimit import compat_writes
 from app.http.smorest import Blueprint, raw_json
-from app.services import compat
+from app.services import compat, history
 from app.services.auth import item_seller_guard
 from schemas.compatibilities import (
     CompatibilitiesPutEchoSchema,
@@ -60,15 +60,21 @@ class FamilyProductsCount(MethodView):
 class ItemCompatibilities(MethodView):
     @blp.auth("token")
     @blp.errors(400, 404)
+    @blp.etag
     @blp.arguments(CompatibilityListQuerySchema, location="query")
     @blp.response(200, CompatibilityListSchema, examples=examples.LIST_EXAMPLES)
     def get(self, query, item_id):
         """List the compatibilities of an item
 
         Endpoint 12. Every entry unless `limit` or `offset` is given (then `paging` too). A universal
-        item answers `products: []` and `universal.domain_ids`. Errors: 400 `invalid_item_id`,
-        400 `validation_error`, 401 `invalid_token`, 404 `item_not_found`.
+        item answers `products: []` and `universal.domain_ids`. `ETag` (H2): a strong validator of the
+        item's compatibilities, the one its writes take in `If-Match`; `If-None-Match` with it answers
+        304. Errors: 400 `invalid_item_id`, 400 `validation_error`, 401 `invalid_token`,
+        404 `item_not_found`.
         """
+        # Read before the list, so a write committed in between makes the tag older than the body,
+        # never newer: a stale If-Match is refused, never accepted. A match answers 304 here.
+        blp.set_etag(history.list_etag(item_id, g.caller_id))
         # Already the schema's dump (tests/test_compat_list_wire.py): dumping 200 entries again was a
         # third of the request.
         return raw_json(compat.list_compatibilities(
@@ -78,6 +84,7 @@ class ItemCompatibilities(MethodView):
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(400, 404, 429)
+    @blp.compat_write
     @blp.arguments(CompatibilitiesCreateSchema, examples=examples.CREATE_REQUEST_EXAMPLES)
     @blp.response(200, CreatedCountSchema, examples=examples.CREATE_EXAMPLES)
     def post(self, body, item_id):
@@ -93,12 +100,15 @@ class ItemCompatibilities(MethodView):
         `too_many_compatibilities`, `invalid_item_id`, `invalid_copy_source`,
         `copy_source_without_compatibilities`; 403 `invalid_token`, `forbidden`; 404 `item_not_found`,
         `product_not_found`, `domain_not_found`; 429 `local_rate_limited`.
+        H3: optional `If-Match`; 412 `precondition_failed` (nothing written) when it is not the
+        item's current ETag; the answer carries the new `ETag`.
         """
         return compat.add_compatibilities(item_id, body, g.caller_id, limits())
 
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(400, 404, 429)
+    @blp.compat_write
     @blp.arguments(CompatibilitiesPutSchema, example=examples.PUT_REQUEST)
     @blp.response(200, CompatibilitiesPutEchoSchema, example=examples.PUT_ECHO)
     def put(self, body, item_id):
@@ -109,12 +119,15 @@ class ItemCompatibilities(MethodView):
         sections with `universal` and restriction codes. Errors: those of endpoint 8, plus
         404 `compatibility_not_found` (update or delete of a product the item is not compatible with)
         and 403 `catalog_compatibility_not_deletable`.
+        H3: optional `If-Match`; 412 `precondition_failed` (nothing written) when it is not the
+        item's current ETag; the answer carries the new `ETag`.
         """
         return compat.change_compatibilities(item_id, body, g.caller_id, limits())
 
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(400, 404, 429)
+    @blp.compat_write
     @blp.arguments(CompatibilitiesDeleteSchema, required=False, example=examples.DELETE_FAMILIES_REQUEST)
     @blp.response(200, DeletedSchema, example=examples.DELETED)
     def delete(self, body, item_id):
@@ -125,6 +138,8 @@ class ItemCompatibilities(MethodView):
         `validation_error`, `too_many_families`, `too_many_products`, `family_without_products`,
         `site_mismatch`, `invalid_item_id`; 403 `invalid_token`, `forbidden`; 404 `item_not_found`,
         `domain_not_found`; 429 `local_rate_limited`.
+        H3: optional `If-Match`; 412 `precondition_failed` (nothing written) when it is not the
+        item's current ETag; the answer carries the new `ETag`.
         """
         if body.get("products_families"):
             return compat.delete_by_families(item_id, body["products_families"], limits())
@@ -160,6 +175,7 @@ class ItemCompatibilityException(MethodView):
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(400, 404, 429)
+    @blp.compat_write
     @blp.arguments(ExceptionCreateSchema, example=examples.EXCEPTION_REQUEST)
     @blp.response(200, CompatibilityExceptionSchema, example=examples.EXCEPTION_REPORTED)
     def post(self, body, item_id):
@@ -169,6 +185,8 @@ class ItemCompatibilityException(MethodView):
         `item_not_active`, `item_has_compatibilities`, `category_without_compatibilities`,
         `exception_already_reported`, `invalid_item_id`; 403 `invalid_token`, `forbidden`;
         404 `item_not_found`; 429 `local_rate_limited`.
+        H3: optional `If-Match`; 412 `precondition_failed` (nothing written) when it is not the
+        item's current ETag; the answer carries the new `ETag`.
         """
         return compat.report_exception(item_id, body["comment"])
 
@@ -190,6 +208,7 @@ class ItemCompatibilityById(MethodView):
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(400, 404, 429)
+    @blp.compat_write
     @blp.response(200, DeletedSchema, example=examples.DELETED_ONE)
     def delete(self, item_id, compatibility_id):
         """Delete one compatibility
@@ -197,6 +216,8 @@ class ItemCompatibilityById(MethodView):
         Endpoint 16; the universal setting is deleted by its id too. Errors: 400 `invalid_item_id`;
         403 `invalid_token`, `forbidden`, `catalog_compatibility_not_deletable`; 404 `item_not_found`,
         `compatibility_not_found`; 429 `local_rate_limited`.
+        H3: optional `If-Match`; 412 `precondition_failed` (nothing written) when it is not the
+        item's current ETag; the answer carries the new `ETag`.
         """
         return compat.delete_one(item_id, compatibility_id)
 

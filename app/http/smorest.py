@@ -7,11 +7,13 @@ import http
 import flask_smorest
 from apispec import BasePlugin
 from flask import current_app
+from flask_smorest.etag import ETAG_HEADER, IF_NONE_MATCH_HEADER
 from flask_smorest.utils import prepare_response
 from webargs.flaskparser import FlaskParser
 
 from app.http import errors
 from app.http.auth import guard
+from app.http.etag import OPTIONAL_IF_MATCH, ItemStateEtagMixin
 from app.http.jsonp import CALLBACK, CALLBACK_MAX_LENGTH
 from schemas.common import ErrorSchema
 
@@ -95,6 +97,12 @@ class Api(flask_smorest.Api):
         prepare_response(default, self.spec, self.DEFAULT_RESPONSE_CONTENT_TYPE)
         self.spec.components.response("DEFAULT_ERROR", default, lazy=True)
 
+    def _register_etag_headers(self):
+        """As flask-smorest's, but If-Match is optional (H3)."""
+        self.spec.components.parameter("IF_NONE_MATCH", "header", IF_NONE_MATCH_HEADER, lazy=True)
+        self.spec.components.parameter("IF_MATCH", "header", OPTIONAL_IF_MATCH, lazy=True)
+        self.spec.components.header("ETAG", ETAG_HEADER, lazy=True)
+
     def _register_error_handlers(self):
         errors.init_app(self._app)
 
@@ -109,7 +117,7 @@ class Api(flask_smorest.Api):
                            "description": "Authorization: Bearer <access token>"})
 
 
-class Blueprint(flask_smorest.Blueprint):
+class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
     ARGUMENTS_PARSER = ArgumentsParser()
     # A form-or-JSON body is documented as a request body, not as "in: json_or_form" parameters.
     DEFAULT_LOCATION_CONTENT_TYPE_MAPPING = {

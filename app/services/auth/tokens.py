@@ -27,18 +27,24 @@ def _oauth_error(status, error, message):
 
 def resolve_access_token(token, now=None):
     """The user id a live token belongs to, or None."""
+    owner = resolve_token_owner(token, now)
+    return owner and owner[0]
+
+
+def resolve_token_owner(token, now=None):
+    """(user id, client id of the application it was issued to, or None) of a live token, or None."""
     if not token or len(token) > 512:
         return None
     # Every authenticated request runs this: its SQL is compiled once, not per request.
-    sql, params = prepared("access_token", lambda: AccessToken.select(
-        AccessToken.user, AccessToken.expires_at, AccessToken.revoked).where(
+    sql, params = prepared("access_token_owner", lambda: AccessToken.select(
+        AccessToken.user, AccessToken.application, AccessToken.expires_at, AccessToken.revoked).where(
         AccessToken.token_hash == param("hash")), {"hash": digest(token)})
     row = next(iter(AccessToken.raw(sql, *params)), None)
     if row is None or row.revoked:
         return None
     if row.expires_at is not None and row.expires_at <= (now or utcnow()):
         return None
-    return row.user_id
+    return row.user_id, row.application_id
 
 
 def create_access_token(user_id, ttl_seconds=None, application=None, scope=DEFAULT_SCOPE):

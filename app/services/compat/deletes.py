@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from app.db import write_transaction
 from app.errors import ApiError
 from app.models import Compatibility
+from app.services import history
 from app.services.compat.context import ItemContext, lock_item
 from app.services.compat.item_state import refresh_items
 from app.services.compat.plans import check_families_limit, check_products_limit, family_products
@@ -76,7 +77,8 @@ def plan_delete(ctx, section, limits, prefix=""):
     return deletion
 
 
-def apply_delete(deletion):
+def apply_delete(item_id, deletion):
+    history.record_deleted(item_id, deletion.ids)
     for chunk in chunks(deletion.ids, IN_CHUNK):
         Compatibility.delete().where(Compatibility.id.in_(chunk)).execute()
 
@@ -91,6 +93,7 @@ def delete_one(item_id, compatibility_id):
                            f"Item {item_id} has no compatibility {compatibility_id}")
         if row.source != SELLER:
             raise _not_deletable(row.id, row.product_id)
+        history.record_deleted(item_id, [row.id])
         row.delete_instance()
         refresh_items([item_id])
     return {"deleted_compatibilities": [compatibility_id]}
@@ -102,7 +105,7 @@ def delete_all(item_id):
         lock_item(item_id)
         ids = [cid for (cid,) in Compatibility.select(Compatibility.id).where(
             Compatibility.item == item_id, Compatibility.source == SELLER).order_by(Compatibility.id).tuples()]
-        apply_delete(Deletion(ids=ids))
+        apply_delete(item_id, Deletion(ids=ids))
         refresh_items([item_id])
     return {"deleted_compatibilities": ids}
 
@@ -114,6 +117,6 @@ def delete_by_families(item_id, families, limits):
         check_families_limit(len(families), limits)
         deletion = Deletion()
         _plan_families(ctx, families, limits, deletion, "")
-        apply_delete(deletion)
+        apply_delete(item_id, deletion)
         refresh_items([item_id])
     return {"deleted_compatibilities": deletion.ids}

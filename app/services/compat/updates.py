@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from app.errors import ApiError
 from app.models import Compatibility
+from app.services import history
 from app.services.compat.plans import family_domain, family_products
 from app.services.compat.store import IN_CHUNK, chunks, existing_products
 
@@ -88,14 +89,17 @@ def _merged(changes):
 
 def apply_update(item_id, plan):
     """A few UPDATEs per distinct change, never one per compatibility. An unchanged note keeps
-    its moderation status; a new or changed one goes back to PENDING."""
-    for change in _merged(plan.changes):
-        for chunk in chunks(change.product_ids, IN_CHUNK):
-            mine = (Compatibility.item == item_id) & Compatibility.product.in_(chunk)
-            if change.note_set and change.note:
-                (Compatibility.update(note=change.note, note_status="PENDING")
-                 .where(mine, Compatibility.note.is_null() | (Compatibility.note != change.note)).execute())
-            elif change.note_set:
-                Compatibility.update(note=None, note_status=None).where(mine).execute()
-            if change.restrictions_set:
-                Compatibility.update(restrictions=change.restrictions or None).where(mine).execute()
+    its moderation status; a new or changed one goes back to PENDING. One UPDATE record per
+    compatibility that really changed."""
+    merged = list(_merged(plan.changes))
+    with history.recording_updates(item_id, product_ids={pid for c in merged for pid in c.product_ids}):
+        for change in merged:
+            for chunk in chunks(change.product_ids, IN_CHUNK):
+                mine = (Compatibility.item == item_id) & Compatibility.product.in_(chunk)
+                if change.note_set and change.note:
+                    (Compatibility.update(note=change.note, note_status="PENDING")
+                     .where(mine, Compatibility.note.is_null() | (Compatibility.note != change.note)).execute())
+                elif change.note_set:
+                    Compatibility.update(note=None, note_status=None).where(mine).execute()
+                if change.restrictions_set:
+                    Compatibility.update(restrictions=change.restrictions or None).where(mine).execute()

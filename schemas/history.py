@@ -1,0 +1,105 @@
+"""Change history of an item's compatibilities (H1): the query, the change record, its page, and
+the same record as the bundle's `compatibility_history` section."""
+import datetime
+
+import marshmallow as ma
+from marshmallow import fields, post_dump, validate
+
+from schemas.bundle_base import SOURCES, one_of
+from schemas.common import PagingQuerySchema, PagingSchema
+
+ACTIONS = ("CREATE", "UPDATE", "DELETE")
+ACTOR_KINDS = ("API", "IMPORT", "OPERATOR")
+
+
+class ChangeDateTime(fields.DateTime):
+    """ISO 8601 UTC with microseconds and `Z`: records of one second stay apart, so the newest
+    record's date_created, sent back as `since`, answers exactly the later ones. Loads any zone
+    (naive means UTC) as naive UTC, which the database stores."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if value is None:
+            return None
+        return value.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        parsed = super()._deserialize(value, attr, data, **kwargs)
+        if parsed.tzinfo is not None:
+            parsed = parsed.astimezone(datetime.UTC).replace(tzinfo=None)
+        return parsed
+
+
+class HistoryQuerySchema(PagingQuerySchema):
+    since = ChangeDateTime(metadata={
+        "description": "ISO 8601 (e.g. 2026-03-01T12:00:00Z; no zone means UTC): only changes after it",
+        "example": "2026-03-01T12:00:00Z"})
+
+
+def _without_absent(data, keys):
+    return {k: v for k, v in data.items() if not (k in keys and v in (None, False))}
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+class FromToSchema(Strict):
+    before = fields.Raw(data_key="from", allow_none=True, metadata={"description": "Value before the change"})
+    after = fields.Raw(data_key="to", allow_none=True, metadata={"description": "Value after the change"})
+
+
+class ChangesSchema(Strict):
+    note = fields.Nested(FromToSchema, metadata={"description": "The note (null: none)"})
+    note_status = fields.Nested(FromToSchema, metadata={"description": "Its moderation: PENDING, APPROVED, CHECKED"})
+    restrictions = fields.Nested(FromToSchema, metadata={"description": "The restriction list (null: none)"})
+
+    @post_dump
+    def _drop_unchanged(self, data, **kwargs):
+        return _without_absent(data, ("note", "note_status", "restrictions"))
+
+
+class ActorSchema(Strict):
+    user_id = fields.Integer(required=True, allow_none=True,
+                             metadata={"description": "The user whose token made it (null for an import)"})
+    client_id = fields.String(allow_none=True, validate=validate.Length(max=64),
+                              metadata={"description": "The application, when the token was issued to one"})
+    kind = fields.String(required=True, validate=one_of(ACTOR_KINDS),
+                         metadata={"description": "API, IMPORT (catalog import) or OPERATOR (operator command)"})
+
+    @post_dump
+    def _drop_absent(self, data, **kwargs):
+        return _without_absent(data, ("client_id",))
+
+
+class ChangeSchema(Strict):
+    id = fields.Integer(required=True, strict=True, metadata={"description": "Grows in commit order"})
+    date_created = ChangeDateTime(required=True, metadata={"description": "When the change was committed"})
+    action = fields.String(required=True, validate=one_of(ACTIONS),
+                           metadata={"description": "CREATE, UPDATE or DELETE"})
+    compatibility_id = fields.String(required=True, validate=validate.Length(min=1, max=36))
+    product_id = fields.String(allow_none=True, validate=validate.Length(max=40),
+                               metadata={"description": "The vehicle; absent for the universal setting"})
+    universal = fields.Boolean(load_default=False, metadata={"description": "true for the universal setting"})
+    source = fields.String(allow_none=True, validate=one_of(SOURCES), metadata={"description": "SELLER or CATALOGO"})
+    creation_source = fields.String(allow_none=True, validate=validate.Length(max=30))
+    changes = fields.Nested(ChangesSchema, allow_none=True, metadata={
+        "description": "Before and after of what changed: the note, its status, the restrictions"})
+    actor = fields.Nested(ActorSchema, required=True)
+    request_id = fields.String(allow_none=True, validate=validate.Length(max=128),
+                               metadata={"description": "X-Request-Id of the request that made it"})
+
+    @post_dump
+    def _drop_absent(self, data, **kwargs):
+        return _without_absent(data, ("product_id", "universal", "creation_source", "changes", "request_id"))
+
+
+class HistoryPageSchema(ma.Schema):
+    results = fields.List(fields.Nested(ChangeSchema), metadata={"description": "Newest first"})
+    paging = fields.Nested(PagingSchema)
+
+
+class BundleChangeSchema(ChangeSchema):
+    """A record of the bundle's `compatibility_history` section: the API's record plus item_id."""
+    item_id = fields.String(required=True, validate=validate.Length(min=1, max=40))
+
