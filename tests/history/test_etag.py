@@ -50,7 +50,8 @@ def test_every_successful_write_answers_the_etag_the_list_then_shows(client):
     assert len(seen) == len(writes)  # every write but the exception changed the compatibilities
     one = client.post(url(), json={"products": [product(GOL[2])]}, headers=SELLER_H)
     compatibility_id = client.get(url(), headers=SELLER_H).get_json()["products"][0]["id"]
-    deleted = client.delete(url("MLA100", f"/{compatibility_id}"), headers={**SELLER_H, "If-Match": one.headers["ETag"]})
+    deleted = client.delete(url("MLA100", f"/{compatibility_id}"),
+                            headers={**SELLER_H, "If-Match": one.headers["ETag"]})
     assert deleted.status_code == 200 and deleted.headers["ETag"] == etag(client) != one.headers["ETag"]
 
 
