@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, post_dump, validate
 
 from schemas.bundle_base import SOURCES, one_of
-from schemas.common import PagingQuerySchema, PagingSchema
+from schemas.common import PagingQuerySchema, PagingSchema, StrictSchema
 
 ACTIONS = ("CREATE", "UPDATE", "DELETE")
 ACTOR_KINDS = ("API", "IMPORT", "OPERATOR")
@@ -39,17 +39,12 @@ def _without_absent(data, keys):
     return {k: v for k, v in data.items() if not (k in keys and v in (None, False))}
 
 
-class Strict(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
-
-
-class FromToSchema(Strict):
+class FromToSchema(StrictSchema):
     before = fields.Raw(data_key="from", allow_none=True, metadata={"description": "Value before the change"})
     after = fields.Raw(data_key="to", allow_none=True, metadata={"description": "Value after the change"})
 
 
-class ChangesSchema(Strict):
+class ChangesSchema(StrictSchema):
     note = fields.Nested(FromToSchema, metadata={"description": "The note (null: none)"})
     note_status = fields.Nested(FromToSchema, metadata={"description": "Its moderation: PENDING, APPROVED, CHECKED"})
     restrictions = fields.Nested(FromToSchema, metadata={"description": "The restriction list (null: none)"})
@@ -59,7 +54,7 @@ class ChangesSchema(Strict):
         return _without_absent(data, ("note", "note_status", "restrictions"))
 
 
-class ActorSchema(Strict):
+class ActorSchema(StrictSchema):
     user_id = fields.Integer(required=True, allow_none=True,
                              metadata={"description": "The user whose token made it (null for an import)"})
     client_id = fields.String(allow_none=True, validate=validate.Length(max=64),
@@ -72,7 +67,7 @@ class ActorSchema(Strict):
         return _without_absent(data, ("client_id",))
 
 
-class ChangeSchema(Strict):
+class ChangeSchema(StrictSchema):
     id = fields.Integer(required=True, strict=True, metadata={"description": "Grows in commit order"})
     date_created = ChangeDateTime(required=True, metadata={"description": "When the change was committed"})
     action = fields.String(required=True, validate=one_of(ACTIONS),

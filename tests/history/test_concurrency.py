@@ -5,13 +5,12 @@ tests/test_compat_concurrency.py; the item lock and the If-Match check inside th
 what serialise them.
 """
 import threading
-import uuid
 
 import pytest
 
 from app.services.compat import deletes, store, writes
 from tests.compat_data import GOL, SELLER_H, full_bundle, product, url
-from tests.history.helpers import etag, stored
+from tests.history.helpers import etag, increment_until_won, run_writers, stored, winners_chain
 
 WRITERS, WINS_EACH, MAX_TRIES = 4, 3, 200
 COUNTER = GOL[0]
@@ -32,44 +31,23 @@ def read_counter(client):
 def test_read_modify_write_with_if_match_loses_no_update(app, client, run_db):
     """Each writer reads the counter (a note), adds one and writes it back with the ETag it read,
     retrying on 412 until it has won WINS_EACH times."""
-    attempts, lock, barrier = [], threading.Lock(), threading.Barrier(WRITERS)
+    attempts, lock = [], threading.Lock()
     initial = etag(client)
 
     def writer():
-        own, wins = app.test_client(), 0
-        barrier.wait()
-        for _ in range(MAX_TRIES):
-            tag, value = read_counter(own)
-            rid = uuid.uuid4().hex
-            response = own.put(url(), json={"update": {"products": [{"id": COUNTER, "note": f"n={value + 1}"}]}},
-                               headers={**SELLER_H, "If-Match": tag, "X-Request-Id": rid})
-            with lock:
-                attempts.append((tag, response.status_code, response.headers.get("ETag"), rid, value + 1))
-            wins += response.status_code == 200
-            if wins == WINS_EACH:
-                return
+        own = app.test_client()
 
-    threads = [threading.Thread(target=writer) for _ in range(WRITERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(120)
-    assert not any(thread.is_alive() for thread in threads)
+        def put_note(note, headers):
+            response = own.put(url(), json={"update": {"products": [{"id": COUNTER, "note": note}]}},
+                               headers={**SELLER_H, **headers})
+            return response.status_code, response.headers.get("ETag")
 
-    assert {status for _, status, _, _, _ in attempts} <= {200, 412}, attempts
-    won = [a for a in attempts if a[1] == 200]
+        increment_until_won(lambda: read_counter(own), put_note, attempts, lock, WINS_EACH, MAX_TRIES)
+
+    run_writers([writer] * WRITERS, 120)
     total = WRITERS * WINS_EACH
-    assert len(won) == total
-    # Exactly one winner per ETag that was sent, and every ETag sent was current once.
-    sent = {a[0] for a in attempts}
-    assert sorted(a[0] for a in won) == sorted(sent)
-    # The winners form one chain: each sent the tag the previous winner was answered.
-    by_sent = {a[0]: a for a in won}
-    chain, tag = [], initial
-    while tag in by_sent:
-        chain.append(by_sent[tag])
-        tag = by_sent[tag][2]
-    assert len(chain) == total and tag == etag(client)
+    chain = winners_chain(attempts, initial)  # one winner per ETag sent, in one chain
+    assert len(chain) == total and chain[-1][2] == etag(client)
     assert [a[4] for a in chain] == list(range(1, total + 1))
     assert read_counter(client)[1] == total  # no lost update
     # The history: one record per winning write, in commit order, none for the 412s.
@@ -88,19 +66,13 @@ def test_writers_holding_the_same_etag_one_wins_the_others_get_412(app, client, 
     for r in range(rounds):
         tag = etag(client)
         mine = products[r * WRITERS:(r + 1) * WRITERS]
-        statuses, barrier = {}, threading.Barrier(WRITERS)
+        statuses = {}
 
-        def add(pid, tag=tag, barrier=barrier, statuses=statuses):
-            own = app.test_client()
-            barrier.wait()
-            statuses[pid] = own.post(url(), json={"products": [product(pid)]},
-                                     headers={**SELLER_H, "If-Match": tag}).status_code
+        def add(pid, tag=tag, statuses=statuses):
+            statuses[pid] = app.test_client().post(url(), json={"products": [product(pid)]},
+                                                   headers={**SELLER_H, "If-Match": tag}).status_code
 
-        threads = [threading.Thread(target=add, args=(pid,)) for pid in mine]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(60)
+        run_writers([lambda pid=pid: add(pid) for pid in mine], 60)
         assert sorted(statuses.values()) == [200] + [412] * (WRITERS - 1), statuses
         winners += [pid for pid, status in statuses.items() if status == 200]
     rows, changes = stored(run_db)

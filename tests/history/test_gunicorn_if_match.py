@@ -1,13 +1,13 @@
 """No lost update across processes: gunicorn with 4 workers, read-modify-write writers sending
 If-Match (H3). The in-process version, with its assertions explained, is test_concurrency.py."""
 import threading
-import uuid
 
 import pytest
 
 from tests.compat_data import GOL, SELLER_H, full_bundle, product, url
 from tests.conftest import BACKENDS
 from tests.gunicorn_util import Gunicorn, fresh_database, load_database
+from tests.history.helpers import increment_until_won, run_writers, winners_chain
 
 pytestmark = pytest.mark.slow
 
@@ -36,41 +36,21 @@ def test_conditional_writers_in_four_processes_lose_no_update(server):
     status, _, _ = server.request("POST", url(), {"products": [product(COUNTER, note="n=0")]}, SELLER_H)
     assert status == 200
     initial, _ = read_counter(server)
-    attempts, lock, barrier = [], threading.Lock(), threading.Barrier(WRITERS)
+    attempts, lock = [], threading.Lock()
+
+    def put_note(note, headers):
+        status, answered, _ = server.request(
+            "PUT", url(), {"update": {"products": [{"id": COUNTER, "note": note}]}}, {**SELLER_H, **headers})
+        return status, answered.get("etag")
 
     def writer():
-        wins = 0
-        barrier.wait()
-        for _ in range(MAX_TRIES):
-            tag, value = read_counter(server)
-            rid = uuid.uuid4().hex
-            status, headers, _ = server.request(
-                "PUT", url(), {"update": {"products": [{"id": COUNTER, "note": f"n={value + 1}"}]}},
-                {**SELLER_H, "If-Match": tag, "X-Request-Id": rid})
-            with lock:
-                attempts.append((tag, status, headers.get("etag"), rid))
-            wins += status == 200
-            if wins == WINS_EACH:
-                return
+        increment_until_won(lambda: read_counter(server), put_note, attempts, lock, WINS_EACH, MAX_TRIES)
 
-    threads = [threading.Thread(target=writer) for _ in range(WRITERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(300)
-    assert not any(thread.is_alive() for thread in threads)
-
+    run_writers([writer] * WRITERS, 300)
     total = WRITERS * WINS_EACH
-    assert {a[1] for a in attempts} <= {200, 412}
-    won = {a[0]: a for a in attempts if a[1] == 200}
-    assert len(won) == total == sum(a[1] == 200 for a in attempts)  # one winner per ETag sent
-    chain, tag = [], initial
-    while tag in won:
-        chain.append(won[tag])
-        tag = won[tag][2]
+    chain = winners_chain(attempts, initial)  # one winner per ETag sent, in one chain
     assert len(chain) == total
-    final_tag, final_value = read_counter(server)
-    assert (final_tag, final_value) == (tag, total)  # no lost update
+    assert read_counter(server) == (chain[-1][2], total)  # no lost update
     status, _, page = server.request("GET", url("MLA100", "/history?limit=200"), headers=SELLER_H)
     updates = [r for r in reversed(page["results"]) if r["action"] == "UPDATE"]
     assert [r["request_id"] for r in updates] == [a[3] for a in chain]  # commit order, no 412 recorded
