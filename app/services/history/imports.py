@@ -5,7 +5,7 @@ import json
 from app.db import db, is_postgres
 from app.models import Compatibility, CompatibilityChange, Order
 from app.services.bundle.sql import insert_rows, select_in
-from app.services.history.reads import to_record
+from app.services.history.reads import COLUMNS, to_record
 from app.services.history.record import CREATE, DELETE, FIELDS, UPDATE, who, write_records
 from app.services.history.scope import IMPORT, Actor, ChangeScope
 from app.services.history.state import touch
@@ -58,7 +58,7 @@ def touch_claimed_items(order_ids):
 def export_history():
     """Every record, oldest first, in the API's shape plus `item_id`."""
     schema = BundleChangeSchema()
-    query = CompatibilityChange.select().order_by(CompatibilityChange.id)
+    query = CompatibilityChange.select(*COLUMNS).order_by(CompatibilityChange.id).tuples()
     return [schema.dump(to_record(row)) for row in query.iterator()]
 
 

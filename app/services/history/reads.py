@@ -53,13 +53,23 @@ def _from_to(before, after):
     return None if before == after else FromTo(before, after)
 
 
+C = CompatibilityChange
+# Read as tuples, not models: building 50 model instances was a fifth of a page.
+COLUMNS = (C.id, C.item_id, C.date_created, C.action, C.compatibility_id, C.product_id, C.universal, C.source,
+           C.creation_source, C.note_from, C.note_to, C.note_status_from, C.note_status_to, C.restrictions_from,
+           C.restrictions_to, C.actor_kind, C.actor_user_id, C.actor_client_id, C.request_id)
+NO_CHANGES = Changes()
+
+
 def to_record(row):
-    changes = Changes(_from_to(row.note_from, row.note_to), _from_to(row.note_status_from, row.note_status_to),
-                      _from_to(row.restrictions_from, row.restrictions_to))
-    return ChangeRecord(row.id, row.item_id, row.date_created, row.action, row.compatibility_id, row.product_id,
-                        bool(row.universal), row.source, row.creation_source,
-                        changes if changes != Changes() else None,
-                        Actor(row.actor_kind, row.actor_user_id, row.actor_client_id), row.request_id)
+    """A ChangeRecord of a tuple of COLUMNS."""
+    (id_, item_id, date, action, compatibility_id, product_id, universal, source, creation_source, note_from,
+     note_to, status_from, status_to, restrictions_from, restrictions_to, kind, user_id, client_id, rid) = row
+    changes = Changes(_from_to(note_from, note_to), _from_to(status_from, status_to),
+                      _from_to(restrictions_from, restrictions_to))
+    return ChangeRecord(id_, item_id, date, action, compatibility_id, product_id, bool(universal), source,
+                        creation_source, None if changes == NO_CHANGES else changes,
+                        Actor(kind, user_id, client_id), rid)
 
 
 def list_history(item_id, limit, offset, since=None):
@@ -70,8 +80,8 @@ def list_history(item_id, limit, offset, since=None):
         where &= CompatibilityChange.date_created > since
     # Both queries walk the (item_id, id) index: a page costs the same at 10 or 10,000 records.
     total = CompatibilityChange.select().where(where).count()
-    rows = (CompatibilityChange.select().where(where).order_by(CompatibilityChange.id.desc())
-            .limit(limit).offset(offset)) if total > offset else ()
+    rows = (CompatibilityChange.select(*COLUMNS).where(where).order_by(CompatibilityChange.id.desc())
+            .limit(limit).offset(offset).tuples()) if total > offset else ()
     return HistoryPage([to_record(row) for row in rows], Paging(total, offset, limit))
 
 
