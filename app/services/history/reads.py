@@ -75,12 +75,15 @@ def to_record(row):
 def list_history(item_id, limit, offset, since=None):
     """A page of the item's change records, newest first; `since` (naive UTC) keeps later ones.
     The item's existence and its seller are checked by the route's guard."""
-    where = CompatibilityChange.item_id == item_id
+    # item_id as a range of one value, ordered by (item_id, id): only the (item_id, id) index gives
+    # that order. With `=` PostgreSQL drops item_id from the ORDER BY and may walk the primary key
+    # backwards, filtering every newer record of other items (21 ms instead of 0.3 ms for a page
+    # of an item last changed 50,000 records ago).
+    where = (C.item_id >= item_id) & (C.item_id <= item_id)
     if since is not None:
-        where &= CompatibilityChange.date_created > since
-    # Both queries walk the (item_id, id) index: a page costs the same at 10 or 10,000 records.
-    total = CompatibilityChange.select().where(where).count()
-    rows = (CompatibilityChange.select(*COLUMNS).where(where).order_by(CompatibilityChange.id.desc())
+        where &= C.date_created > since
+    total = C.select().where(where).count()
+    rows = (C.select(*COLUMNS).where(where).order_by(C.item_id.desc(), C.id.desc())
             .limit(limit).offset(offset).tuples()) if total > offset else ()
     return HistoryPage([to_record(row) for row in rows], Paging(total, offset, limit))
 
