@@ -45,6 +45,9 @@ class Item(BaseModel):
     # the ETag of the list and the If-Match of writes (H2, H3). Random, not a counter, so that a
     # database restored from a bundle never hands out an ETag an older copy also gave.
     compat_state = CharField(max_length=32, default=new_state_token)
+    # Change records of the item, kept with them (app/services/history): a history page's total
+    # without counting 10,000 index entries.
+    history_count = IntegerField(default=0)
 
     class Meta:
         indexes = (

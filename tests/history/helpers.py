@@ -13,8 +13,10 @@ def history(client, item_id="MLA100", headers=SELLER_H, **query):
 
 
 def records(client, item_id="MLA100", **query):
-    """Every record of the item, oldest first."""
-    return list(reversed(history(client, item_id, limit=200, **query)["results"]))
+    """Every record of the item, oldest first (and the page's total is their number)."""
+    page = history(client, item_id, limit=200, **query)
+    assert page["paging"]["total"] == len(page["results"]), page["paging"]
+    return list(reversed(page["results"]))
 
 
 def etag(client, item_id="MLA100", headers=SELLER_H):

@@ -126,3 +126,16 @@ def test_exception_report_changes_no_compatibility_and_records_nothing(client):
     assert client.post(url("MLA100", "/exception"), json={"comment": "Falta el modelo 2026"},
                        headers=SELLER_H).status_code == 200
     assert records(client) == []
+
+
+def test_history_enabled_false_skips_the_records_but_not_the_etag(app, client):
+    """The benchmark's switch (README): writes keep their ETags, and the count stays exact."""
+    from tests.history.helpers import etag
+
+    tag = etag(client)
+    app.config["HISTORY_ENABLED"] = False
+    assert client.post(url(), json={"products": [product("MLA90001")]}, headers=SELLER_H).status_code == 200
+    assert records(client) == [] and etag(client) != tag
+    app.config["HISTORY_ENABLED"] = True
+    client.delete(url(), headers=SELLER_H)
+    assert [r["action"] for r in records(client)] == ["DELETE"]

@@ -8,7 +8,7 @@ from app.services.bundle.sql import insert_rows, select_in
 from app.services.history.reads import COLUMNS, to_record
 from app.services.history.record import CREATE, DELETE, FIELDS, UPDATE, who, write_records
 from app.services.history.scope import IMPORT, Actor, ChangeScope
-from app.services.history.state import touch
+from app.services.history.state import recount, touch
 from schemas.history import BundleChangeSchema
 
 STORED = ["id", "item", "product", "universal", "source", "creation_source", "note", "note_status", "restrictions"]
@@ -41,9 +41,12 @@ def record_import(rows, replaced_ids, record=True):
         elif old[2:] != (product_id, universal, source, creation, note, status, restrictions):
             records.append((item_id, cid, UPDATE, product_id, universal, source, creation, old[6], note, old[7],
                             status, old[8], restrictions, *tail))
+    counts = {}
     if record:
         write_records(records)
-    touch({r[0] for r in records})
+        for r in records:
+            counts[r[0]] = counts.get(r[0], 0) + 1
+    touch({r[0] for r in records}, counts)
 
 
 def touch_claimed_items(order_ids):
@@ -81,6 +84,7 @@ def load_history(records, ctx):
     fields = ["id", *FIELDS]
     insert_rows(CompatibilityChange, fields, rows, [CompatibilityChange.id],
                 [getattr(CompatibilityChange, f) for f in FIELDS])
+    recount({r[1] for r in rows})
     if is_postgres() and rows:
         table = CompatibilityChange._meta.table_name
         db.execute_sql(f"SELECT setval(pg_get_serial_sequence('\"{table}\"', 'id'), "

@@ -2,9 +2,11 @@
 import datetime
 from dataclasses import dataclass
 
-from app.models import CompatibilityChange
+from app.db import write_transaction
+from app.models import CompatibilityChange, Item
 from app.models.base import utcnow
 from app.services.history.scope import Actor
+from app.services.history.state import recount
 
 
 @dataclass(frozen=True)
@@ -82,13 +84,21 @@ def list_history(item_id, limit, offset, since=None):
     where = (C.item_id >= item_id) & (C.item_id <= item_id)
     if since is not None:
         where &= C.date_created > since
-    total = C.select().where(where).count()
+    # Without `since`, the count kept on the item: the same cost at 10 or 10,000 records.
+    total = (C.select().where(where).count() if since is not None
+             else Item.select(Item.history_count).where(Item.id == item_id).scalar() or 0)
     rows = (C.select(*COLUMNS).where(where).order_by(C.item_id.desc(), C.id.desc())
             .limit(limit).offset(offset).tuples()) if total > offset else ()
     return HistoryPage([to_record(row) for row in rows], Paging(total, offset, limit))
 
 
 def purge_history(retention_days, now=None):
-    """Deletes the records older than `retention_days` days; answers how many."""
+    """Deletes the records older than `retention_days` days, in one transaction with the items'
+    counts; answers how many."""
     cutoff = (now or utcnow()) - datetime.timedelta(days=retention_days)
-    return CompatibilityChange.delete().where(CompatibilityChange.date_created < cutoff).execute()
+    old = C.date_created < cutoff
+    with write_transaction():
+        item_ids = [i for (i,) in C.select(C.item_id).where(old).distinct().tuples()]
+        purged = C.delete().where(old).execute()
+        recount(item_ids)
+    return purged

@@ -46,7 +46,7 @@ def record_created(item_id, rows):
         write_records([(item_id, r["id"], CREATE, r["product"], bool(r["universal"]), r["source"],
                         r["creation_source"], None, r["note"], None, r["note_status"], None, r["restrictions"], *tail)
                        for r in rows])
-    touch([item_id])
+    touch([item_id], {item_id: len(rows) if scope.record else 0})
 
 
 def record_deleted(item_id, compatibility_ids):
@@ -70,7 +70,8 @@ def record_deleted(item_id, compatibility_ids):
                 .where(Compatibility.item == item_id, Compatibility.id.in_(ids[start:start + CHUNK]))
                 .order_by(Compatibility.id))
             CompatibilityChange.insert_from(select, columns).execute()
-    touch([item_id])
+    # Every id is the item's (the deletes select them by item), so each gave one record.
+    touch([item_id], {item_id: len(ids) if scope.record else 0})
 
 
 def snapshot(item_id, product_ids=None, compatibility_ids=None):
@@ -102,4 +103,4 @@ def recording_updates(item_id, product_ids=None, compatibility_ids=None):
         tail = who(scope)
         write_records([(item_id, old[0], UPDATE, new[1], bool(new[2]), new[3], new[4], old[5], new[5],
                         old[6], new[6], old[7], new[7], *tail) for old, new in changed])
-    touch([item_id])
+    touch([item_id], {item_id: len(changed) if scope.record else 0})

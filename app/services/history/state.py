@@ -5,7 +5,9 @@ that changes the item's compatibilities (a record written, or an import or moder
 them). The ETag is a hash of (item id, token) made by flask-smorest, so the list (12) and every
 write of the item answer the same tag for the same state, whatever the representation asked.
 """
-from app.models import Item
+from peewee import fn
+
+from app.models import CompatibilityChange, Item
 from app.models.items import new_state_token
 from app.services.auth.ownership import require_item
 from app.services.history.scope import current_scope
@@ -36,17 +38,32 @@ def item_locked(item):
     scope.states[item.id] = item.compat_state
 
 
-def touch(item_ids):
-    """A new state for items whose compatibilities changed, in the caller's transaction."""
+def touch(item_ids, recorded=None):
+    """A new state for items whose compatibilities changed, in the caller's transaction, and
+    `recorded[item_id]` more change records on their count."""
     item_ids = list(dict.fromkeys(item_ids))
     if not item_ids:
         return
     token = new_state_token()  # one for all: the tag hashes the item id too
-    for start in range(0, len(item_ids), 500):
-        Item.update(compat_state=token).where(Item.id.in_(item_ids[start:start + 500])).execute()
+    by_count = {}  # a few UPDATEs: items that got the same number of records share one
+    for item_id in item_ids:
+        by_count.setdefault((recorded or {}).get(item_id, 0), []).append(item_id)
+    for count, ids in by_count.items():
+        for start in range(0, len(ids), 500):
+            Item.update(compat_state=token, history_count=Item.history_count + count).where(
+                Item.id.in_(ids[start:start + 500])).execute()
     states = current_scope().states
     for item_id in item_ids:
         states[item_id] = token
+
+
+def recount(item_ids):
+    """Counts the records of these items again (after a restore or a purge)."""
+    item_ids = list(item_ids)
+    for start in range(0, len(item_ids), 500):
+        Item.update(history_count=CompatibilityChange.select(fn.COUNT(CompatibilityChange.id))
+                    .where(CompatibilityChange.item_id == Item.id)).where(
+            Item.id.in_(item_ids[start:start + 500])).execute()
 
 
 def write_etag(item_id):
