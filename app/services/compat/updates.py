@@ -91,15 +91,16 @@ def apply_update(item_id, plan):
     """A few UPDATEs per distinct change, never one per compatibility. An unchanged note keeps
     its moderation status; a new or changed one goes back to PENDING. One UPDATE record per
     compatibility that really changed."""
-    merged = list(_merged(plan.changes))
-    with history.recording_updates(item_id, product_ids={pid for c in merged for pid in c.product_ids}):
-        for change in merged:
-            for chunk in chunks(change.product_ids, IN_CHUNK):
-                mine = (Compatibility.item == item_id) & Compatibility.product.in_(chunk)
-                if change.note_set and change.note:
-                    (Compatibility.update(note=change.note, note_status="PENDING")
-                     .where(mine, Compatibility.note.is_null() | (Compatibility.note != change.note)).execute())
-                elif change.note_set:
-                    Compatibility.update(note=None, note_status=None).where(mine).execute()
-                if change.restrictions_set:
-                    Compatibility.update(restrictions=change.restrictions or None).where(mine).execute()
+    changes = list(_merged(plan.changes))
+    before = history.snapshot(item_id, {pid for change in changes for pid in change.product_ids})
+    for change in changes:
+        for chunk in chunks(change.product_ids, IN_CHUNK):
+            mine = (Compatibility.item == item_id) & Compatibility.product.in_(chunk)
+            if change.note_set and change.note:
+                (Compatibility.update(note=change.note, note_status="PENDING")
+                 .where(mine, Compatibility.note.is_null() | (Compatibility.note != change.note)).execute())
+            elif change.note_set:
+                Compatibility.update(note=None, note_status=None).where(mine).execute()
+            if change.restrictions_set:
+                Compatibility.update(restrictions=change.restrictions or None).where(mine).execute()
+    history.record_updated(item_id, before)

@@ -89,11 +89,16 @@ def snapshot(item_id, product_ids=None, compatibility_ids=None):
 
 @contextmanager
 def recording_updates(item_id, product_ids=None, compatibility_ids=None):
-    """Around UPDATEs of notes, note statuses or restrictions: one UPDATE record per
-    compatibility whose values differ afterwards (however many statements changed it), none for
-    those left as they were."""
+    """Around UPDATEs of notes, note statuses or restrictions: snapshot, then record_updated."""
     before = snapshot(item_id, product_ids, compatibility_ids)
     yield
+    record_updated(item_id, before)
+
+
+def record_updated(item_id, before):
+    """After UPDATEs of the compatibilities `before` (a snapshot) describes: one UPDATE record per
+    compatibility whose values differ now (however many statements changed it), none for those
+    left as they were."""
     after = snapshot(item_id, compatibility_ids=list(before))
     changed = [(before[cid], row) for cid, row in after.items() if row[5:] != before[cid][5:]]
     if not changed:
