@@ -12,15 +12,18 @@ ACTIONS = ("CREATE", "UPDATE", "DELETE")
 ACTOR_KINDS = ("API", "IMPORT", "OPERATOR")
 
 
+def change_date(value):
+    """A naive UTC datetime as ISO 8601 with microseconds and Z."""
+    return value.isoformat(timespec="microseconds") + "Z"
+
+
 class ChangeDateTime(fields.DateTime):
     """ISO 8601 UTC with microseconds and `Z`: records of one second stay apart, so the newest
     record's date_created, sent back as `since`, answers exactly the later ones. Loads any zone
     (naive means UTC) as naive UTC, which the database stores."""
 
     def _serialize(self, value, attr, obj, **kwargs):
-        if value is None:
-            return None
-        return value.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        return None if value is None else change_date(value)
 
     def _deserialize(self, value, attr, data, **kwargs):
         parsed = super()._deserialize(value, attr, data, **kwargs)
@@ -120,6 +123,33 @@ class ChangeSchema(StrictSchema):
 class HistoryPageSchema(ma.Schema):
     results = fields.List(fields.Nested(ChangeSchema), metadata={"description": "Newest first"})
     paging = fields.Nested(PagingSchema)
+
+
+def dump_change(record):
+    """ChangeSchema().dump(record), in a fraction of its time (a page of 50 spent a third of its
+    time in marshmallow); tests/history/test_history_wire.py compares the two, keys and order."""
+    out = {"id": record.id, "date_created": change_date(record.date_created), "action": record.action,
+           "compatibility_id": record.compatibility_id}
+    if record.product_id is not None:
+        out["product_id"] = record.product_id
+    if record.universal:
+        out["universal"] = True
+    out["source"] = record.source
+    if record.creation_source is not None:
+        out["creation_source"] = record.creation_source
+    if record.changes is not None:
+        out["changes"] = flat_changes(record.changes)
+    out["actor"] = flat_actor(record.actor)
+    if record.request_id is not None:
+        out["request_id"] = record.request_id
+    return out
+
+
+def dump_history_page(page):
+    """HistoryPageSchema().dump(page), as dump_change does it."""
+    paging = page.paging
+    return {"results": [dump_change(r) for r in page.results],
+            "paging": {"total": paging.total, "offset": paging.offset, "limit": paging.limit}}
 
 
 class BundleChangeSchema(ChangeSchema):
