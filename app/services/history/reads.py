@@ -57,7 +57,7 @@ def _from_to(before, after):
 
 
 C = CompatibilityChange
-# Read as tuples, not models: building 50 model instances was a fifth of a page.
+# Read as plain rows (see list_history), never as models: 50 model instances were a fifth of a page.
 COLUMNS = (C.id, C.item_id, C.date_created, C.action, C.compatibility_id, C.product_id, C.universal, C.source,
            C.creation_source, C.note_from, C.note_to, C.note_status_from, C.note_status_to, C.restrictions_from,
            C.restrictions_to, C.actor_kind, C.actor_user_id, C.actor_client_id, C.request_id)
