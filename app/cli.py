@@ -1,4 +1,4 @@
-"""Operator commands: db, catalog, demo, tokens."""
+"""Operator commands: db, catalog, demo, tokens, notes, history."""
 import json
 
 import click
@@ -8,12 +8,15 @@ from flask.cli import AppGroup, with_appcontext
 from app.db import connection
 from app.errors import ApiError
 from app.schema import create_schema, schema_status
+from app.services import compat, history
 from app.services.auth import tokens as auth
 from app.services.bundle import BundleError, export_bundle, import_bundle
 
 db_cli = AppGroup("db", help="Database schema.")
 tokens_cli = AppGroup("tokens", help="Access tokens.")
 catalog_cli = AppGroup("catalog", help="Catalog bundles: import and export (import-format.md).")
+notes_cli = AppGroup("notes", help="Note moderation.")
+history_cli = AppGroup("history", help="The change history of compatibilities (H1).")
 
 
 @db_cli.command("upgrade")
@@ -126,6 +129,34 @@ def _import_or_exit(bundle):
         raise SystemExit(1) from None
 
 
+@notes_cli.command("moderate")
+@click.argument("compatibility_ids", nargs=-1, required=True)
+@click.option("--status", type=click.Choice(["APPROVED", "CHECKED", "PENDING"]), required=True)
+@click.option("--operator", "operator_id", type=int, default=None,
+              help="Your user id, recorded in the change history as the actor")
+def notes_moderate(compatibility_ids, status, operator_id):
+    """Set the note status of compatibilities (APPROVED or CHECKED: shown to buyers)."""
+    scope = history.ChangeScope(history.Actor(history.OPERATOR, operator_id))
+    with connection(), history.change_scope(scope):
+        try:
+            changed = compat.moderate_notes(compatibility_ids, status)
+        except compat.ModerationError as exc:
+            raise click.ClickException(str(exc)) from None
+    click.echo(f"{changed} note(s) set to {status}")
+
+
+@history_cli.command("purge")
+@click.option("--days", type=int, default=None, help="Keep this many days (default HISTORY_RETENTION_DAYS)")
+def history_purge(days):
+    """Delete change records older than the retention period."""
+    days = current_app.config["HISTORY_RETENTION_DAYS"] if days is None else days
+    if days < 0:
+        raise click.ClickException("--days must be 0 or more")
+    with connection():
+        purged = history.purge_history(days)
+    click.echo(f"purged {purged} change record(s) older than {days} days")
+
+
 def init_app(app):
-    for group in (db_cli, tokens_cli, catalog_cli, demo):
+    for group in (db_cli, tokens_cli, catalog_cli, notes_cli, history_cli, demo):
         app.cli.add_command(group)

@@ -23,6 +23,10 @@ DEFAULTS = {
     "RATELIMIT_KEY_PREFIX": "",  # tells apart deployments sharing one Redis
     "RATELIMIT_COMPAT_WRITES": "100 per minute",
     "LOG_LEVEL": "INFO",
+    "HISTORY_RETENTION_DAYS": 365,  # `flask history purge` deletes older change records
+    # Benchmark only: false makes API writes skip their change records (the ETag still changes),
+    # to measure what the history costs. Never in production: the history would have holes.
+    "HISTORY_ENABLED": True,
 }
 
 

@@ -24,6 +24,7 @@ CODES = {
           "chart_tech_specs_not_found", "chart_not_found", "chart_row_not_found"),
     405: ("method_not_allowed",),
     409: ("conflict", "chart_in_use"),
+    412: ("precondition_failed",),
     413: ("request_entity_too_large",),
     429: ("local_rate_limited",),
     500: ("internal_error",),

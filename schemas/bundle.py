@@ -28,6 +28,7 @@ from schemas.bundle_items import (
     BundleSuggestionSchema,
     BundleTechnicalSpecSchema,
 )
+from schemas.history import BundleChangeSchema
 
 
 class BundleSiteSchema(Record):
@@ -192,6 +193,7 @@ SECTIONS = {
     "suggestions": BundleSuggestionSchema, "exceptions": BundleExceptionSchema, "orders": BundleOrderSchema,
     "claims": BundleClaimSchema, "chart_domains": BundleChartDomainSchema, "technical_specs": BundleTechnicalSpecSchema,
     "charts": BundleChartSchema, "domain_discovery": BundleDomainDiscoverySchema,
+    "compatibility_history": BundleChangeSchema,
 }
 
 # The allowed values are part of this module's interface (other schemas validate against them).

@@ -1,10 +1,10 @@
-"""Compatibilities of an item (endpoints 8 to 10, 12 to 20) and the family count (endpoint 2)."""
+"""Compatibilities of an item: family count (2), cards (6), writes and reads (8 to 20), summary (11), ETags (H2, H3)."""
 from flask import current_app, g
 from flask.views import MethodView
 
 from app.http.ratelimit import compat_writes
 from app.http.smorest import Blueprint, raw_json
-from app.services import compat
+from app.services import compat, history
 from app.services.auth import item_seller_guard
 from schemas.compatibilities import (
     CompatibilitiesPutEchoSchema,
@@ -29,11 +29,9 @@ from schemas.examples import compatibilities as examples
 from schemas.examples import items as item_examples
 from schemas.items import CardSchema, CardsRequestSchema, SummaryRequestSchema, SummarySchema
 
-blp = Blueprint("compatibilities", __name__,
-                description="Compatibilities of an item (endpoints 8 to 10, 12 to 20) and the family count (2)")
+blp = Blueprint("compatibilities", __name__, description="Compatibilities of an item (2, 6, 8 to 20, H2, H3)")
 
 WRITE_AUTH = {"invalid_status": 403, "owner": item_seller_guard}
-# The item in the path: a malformed id, an unknown item.
 ITEM = ("invalid_item_id", "item_not_found")
 # A write of the item's seller (WRITE_AUTH's owner check), rate limited.
 ITEM_WRITE = (*ITEM, "forbidden", "local_rate_limited")
@@ -71,15 +69,17 @@ class FamilyProductsCount(MethodView):
 class ItemCompatibilities(MethodView):
     @blp.auth("token")
     @blp.errors(*ITEM)
+    @blp.etag
     @blp.arguments(CompatibilityListQuerySchema, location="query")
     @blp.response(200, CompatibilityListSchema, examples=examples.LIST_EXAMPLES)
     def get(self, query, item_id):
         """List the compatibilities of an item
 
-        Endpoint 12. Every entry unless `limit` or `offset` is given (then `paging` too). A universal
-        item answers `products: []` and `universal.domain_ids`.
+        Endpoint 12 and H2: every entry unless `limit` or `offset` is given (then `paging` too); a universal
+        item answers `products: []` and `universal.domain_ids`. `ETag` is what writes take in `If-Match`;
+        `If-None-Match` with it answers 304. It is taken before the list: a write in between makes it older.
         """
-        # The one view that sends its service's body undumped: why, in list_compatibilities.
+        blp.set_etag(history.list_etag(item_id, g.caller_id))
         return raw_json(compat.list_compatibilities(
             item_id, g.caller_id, query["extended"], query.get("limit"), query.get("offset"),
             current_app.config["REPUTATION_RED_CLAIMS"]))
@@ -87,6 +87,7 @@ class ItemCompatibilities(MethodView):
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(*ITEM_WRITE, *ADDING)
+    @blp.compat_write
     @blp.arguments(CompatibilitiesCreateSchema, examples=examples.CREATE_REQUEST_EXAMPLES)
     @blp.response(200, CreatedCountSchema, examples=examples.CREATE_EXAMPLES)
     def post(self, body, item_id):
@@ -100,6 +101,7 @@ class ItemCompatibilities(MethodView):
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(*ITEM_WRITE, *ADDING, "compatibility_not_found", "catalog_compatibility_not_deletable")
+    @blp.compat_write
     @blp.arguments(CompatibilitiesPutSchema, example=examples.PUT_REQUEST)
     @blp.response(200, CompatibilitiesPutEchoSchema, example=examples.PUT_ECHO)
     def put(self, body, item_id):
@@ -116,6 +118,7 @@ class ItemCompatibilities(MethodView):
     @compat_writes
     @blp.errors(*ITEM_WRITE, "too_many_families", "too_many_products", "family_without_products", "site_mismatch",
                 "domain_not_found")
+    @blp.compat_write
     @blp.arguments(CompatibilitiesDeleteSchema, required=False, example=examples.DELETE_FAMILIES_REQUEST)
     @blp.response(200, DeletedSchema, example=examples.DELETED)
     def delete(self, body, item_id):
@@ -158,6 +161,7 @@ class ItemCompatibilityException(MethodView):
     @compat_writes
     @blp.errors(*ITEM_WRITE, "item_not_active", "item_has_compatibilities", "category_without_compatibilities",
                 "exception_already_reported")
+    @blp.compat_write
     @blp.arguments(ExceptionCreateSchema, example=examples.EXCEPTION_REQUEST)
     @blp.response(200, CompatibilityExceptionSchema, example=examples.EXCEPTION_REPORTED)
     def post(self, body, item_id):
@@ -184,6 +188,7 @@ class ItemCompatibilityById(MethodView):
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
     @blp.errors(*ITEM_WRITE, "compatibility_not_found", "catalog_compatibility_not_deletable")
+    @blp.compat_write
     @blp.response(200, DeletedSchema, example=examples.DELETED_ONE)
     def delete(self, item_id, compatibility_id):
         """Delete one compatibility

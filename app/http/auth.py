@@ -4,7 +4,7 @@ import functools
 from flask import g, request
 
 from app.errors import ApiError
-from app.services.auth.tokens import resolve_access_token
+from app.services.auth.tokens import resolve_token_owner
 
 
 def bearer_token():
@@ -18,13 +18,15 @@ def bearer_token():
 def authenticate(invalid_status):
     """The caller's user id; 401 (or the endpoint's 403) when the token is missing or dead."""
     token = bearer_token()
-    user_id = resolve_access_token(token)
-    if user_id is None:
+    owner = resolve_token_owner(token)
+    if owner is None:
         message = ("Missing access token: send Authorization: Bearer <token>" if token is None
                    else "Invalid access token: it is unknown, expired or revoked")
         headers = {"WWW-Authenticate": 'Bearer error="invalid_token"'}
         raise ApiError(invalid_status, "invalid_token", message, headers=headers)
-    return user_id
+    # The application acting for the user, which the change history names (H1).
+    g.client_id = owner[1]
+    return owner[0]
 
 
 def guard(view, *, invalid_status=401, owner=None):

@@ -13,7 +13,8 @@ log = logging.getLogger("app.errors")
 HTTP_ERROR_CODES = {
     400: "bad_request", 401: "invalid_token", 403: "forbidden", 404: "not_found",
     405: "method_not_allowed", 406: "not_acceptable", 409: "conflict",
-    413: "request_entity_too_large", 415: "unsupported_media_type", 429: "local_rate_limited",
+    412: "precondition_failed", 413: "request_entity_too_large", 415: "unsupported_media_type",
+    429: "local_rate_limited",
     500: "internal_error", 503: "service_unavailable",
 }
 
@@ -28,6 +29,8 @@ EXAMPLE_MESSAGES = {
     "site_not_found": "Site MXX does not exist",
     "method_not_allowed": "The method is not allowed for the requested URL.",
     "conflict": "The request conflicts with the current state of the resource; read it again and retry",
+    "precondition_failed": "The item's compatibilities changed since the ETag sent in If-Match; read them again "
+                           "(GET /items/{item_id}/compatibilities) and retry with the new ETag",
     "request_entity_too_large": "Request body too large: the limit is 1 MiB",
     "local_rate_limited": "Too many requests: rate limit 100 per 1 minute exceeded; retry later",
     "internal_error": "Internal server error; quote request id 6f1c2a9e0b7d4c35a1e2f3b4c5d6e7f8 when reporting it",
@@ -83,6 +86,8 @@ def handle_api_error(exc):
 
 def handle_http_exception(exc):
     status = exc.code or 500
+    if status == 304:  # flask-smorest's NotModified: no body, the ETag header set where raised
+        return exc.get_response()
     data = getattr(exc, "data", None) or {}
     if "messages" in data:  # webargs validation failure
         causes = validation_causes(data["messages"])

@@ -8,12 +8,14 @@ from copy import deepcopy
 import flask_smorest
 from apispec import BasePlugin
 from flask import current_app
+from flask_smorest.etag import ETAG_HEADER, IF_NONE_MATCH_HEADER
 from flask_smorest.utils import prepare_response
 from webargs.flaskparser import FlaskParser
 
 from app.errors import STATUS
 from app.http import errors
 from app.http.auth import guard
+from app.http.etag import OPTIONAL_IF_MATCH, ItemStateEtagMixin
 from app.http.jsonp import CALLBACK, CALLBACK_MAX_LENGTH
 from schemas.common import ErrorSchema
 
@@ -110,6 +112,12 @@ class Api(flask_smorest.Api):
         prepare_response(default, self.spec, self.DEFAULT_RESPONSE_CONTENT_TYPE)
         self.spec.components.response("DEFAULT_ERROR", default, lazy=True)
 
+    def _register_etag_headers(self):
+        """As flask-smorest's, but If-Match is optional (H3)."""
+        self.spec.components.parameter("IF_NONE_MATCH", "header", IF_NONE_MATCH_HEADER, lazy=True)
+        self.spec.components.parameter("IF_MATCH", "header", OPTIONAL_IF_MATCH, lazy=True)
+        self.spec.components.header("ETAG", ETAG_HEADER, lazy=True)
+
     def _register_error_handlers(self):
         errors.init_app(self._app)
 
@@ -124,10 +132,11 @@ class Api(flask_smorest.Api):
                            "description": "Authorization: Bearer <access token>"})
 
 
-class Blueprint(flask_smorest.Blueprint):
+class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
     """Views declare their error responses once, by code: `@blp.errors("item_not_found", ...)`,
-    plus what `auth` (401/403 `invalid_token`) and `arguments` (400 `validation_error`) imply.
-    The OpenAPI responses (one per status, listing its codes) and OPTIONS come from that."""
+    plus what `auth` (401/403 `invalid_token`), `arguments` (400 `validation_error`) and
+    `compat_write` (412 `precondition_failed`) imply. The OpenAPI responses (one per status, listing
+    its codes) and OPTIONS come from that."""
 
     ARGUMENTS_PARSER = ArgumentsParser()
     # A form-or-JSON body is documented as a request body, not as "in: json_or_form" parameters.
@@ -167,6 +176,10 @@ class Blueprint(flask_smorest.Blueprint):
             return self.doc(security=BEARER)(wrapped)
 
         return decorator
+
+    def compat_write(self, view):
+        """The mixin's compatibility write (app/http/etag.py), declaring the 412 its If-Match check answers."""
+        return declare_errors(super().compat_write(view), (412, "precondition_failed"))
 
     def errors(self, *codes):
         """Declares the error codes (app.errors.CODES) a view answers besides those its `auth`

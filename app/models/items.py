@@ -1,10 +1,16 @@
 """Listings, with the compatibility state that their tags and searches read kept on the row."""
+import uuid
+
 from peewee import BigIntegerField, BooleanField, CharField, DoubleField, ForeignKeyField, IntegerField
 
 from app.models.auth import User
 from app.models.base import BaseModel, DateTimeField, JSONField, utcnow
 from app.models.catalog import Category, Domain
 from app.models.common import Site
+
+
+def new_state_token():
+    return uuid.uuid4().hex
 
 
 class Item(BaseModel):
@@ -35,6 +41,13 @@ class Item(BaseModel):
     pending_suggestions = IntegerField(default=0)
     tag_incomplete = BooleanField(default=False)
     tag_pending = BooleanField(default=False)
+    # A new random token whenever the item's compatibilities change (app/services/history/state.py):
+    # the ETag of the list and the If-Match of writes (H2, H3). Random, not a counter, so that a
+    # database restored from a bundle never hands out an ETag an older copy also gave.
+    compat_state = CharField(max_length=32, default=new_state_token)
+    # Change records of the item, kept with them (app/services/history): a history page's total
+    # without counting 10,000 index entries.
+    history_count = IntegerField(default=0)
 
     class Meta:
         indexes = (

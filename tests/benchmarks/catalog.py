@@ -22,6 +22,8 @@ BLOCK, CHILDREN_PER_PARENT = 220, 10
 PER_ITEM = 200
 PRODUCT_BASE, ITEM_BASE = 7_000_000_000, 8_000_000_000
 CHUNK = 100_000  # compatibilities per import: one importer call per chunk bounds its memory
+HISTORY_RECORDS = 10_000  # change records of one item, restored through the bundle (H1's page target)
+HISTORY_FIRST_ID = 50_000_000  # past the records the import itself writes
 BRANDS = ["Volkswagen", "Chevrolet", "Ford", "Fiat", "Renault", "Peugeot", "Toyota", "Honda", "Citroën",
           "Nissan", "Hyundai", "Kia", "Jeep", "Suzuki", "Mitsubishi", "Chery", "Audi", "BMW", "Dodge", "Ram"]
 PAD_BRANDS = ["Frasle", "Cobreq", "Bosch", "Ferodo", "Jurid", "TRW", "Brembo", "Textar"]
@@ -88,6 +90,16 @@ def compatibilities(full_items, blocks):
             yield row
 
 
+def history_records(item, count):
+    """UPDATEs of a note, as a long-lived item's history: a restored `compatibility_history`."""
+    return [{"id": HISTORY_FIRST_ID + n, "item_id": item, "date_created": f"2026-01-01T00:00:{n % 60:02d}.{n:06d}Z",
+             "action": "UPDATE", "compatibility_id": f"00000000-0000-4000-8000-{n:012d}",
+             "product_id": product_id(n % 1000 * 11 + 1), "source": "SELLER", "creation_source": "DEFAULT",
+             "changes": {"note": {"from": f"Nota {n}", "to": f"Nota {n + 1}"}},
+             "actor": {"user_id": SELLER, "client_id": None, "kind": "API"}, "request_id": f"bench-{n}"}
+            for n in range(count)]
+
+
 class Catalog:
     """What the load scenarios need to know about the built catalog."""
 
@@ -103,6 +115,10 @@ class Catalog:
     @property
     def empty_items(self):
         return [item_id(n) for n in range(self.full_items, self.n_items)]
+
+    @property
+    def history_item(self):
+        return item_id(0)
 
     @property
     def compatible_items(self):
@@ -125,7 +141,9 @@ class Catalog:
             import_bundle({"compatibilities": chunk})
         self.timings[f"{self.n_compatibilities:,} compatibilities"] = time.perf_counter() - started
         log(f"import {self.n_compatibilities:,} compatibilities: {time.perf_counter() - started:.1f} s "
-            f"(chunks of {CHUNK:,}, one import each)")
+            f"(chunks of {CHUNK:,}, one import each, with their IMPORT change records)")
+        self._timed(f"{HISTORY_RECORDS:,} change records of one item",
+                    lambda: {"compatibility_history": history_records(self.history_item, HISTORY_RECORDS)}, log)
 
     def _timed(self, label, make, log):
         bundle = make()

@@ -1,7 +1,7 @@
 """Load generation from a separate process over loopback: wrk when installed, else this module's
 own multi-process Python generator (`python -m tests.benchmarks.loadgen SPEC.json`).
 
-A scenario is a list of requests (method, path, JSON body or None) sent round-robin; connections
+A scenario is a list of requests (method, path, JSON body or None[, extra headers]) sent round-robin; connections
 share the list without sending the same entry twice until it wraps, so a pool of distinct writes
 stays distinct while the pool lasts. Both generators answer the same dict: requests, seconds,
 rps, p50_ms, p99_ms, errors (non-2xx answers and socket errors).
@@ -34,7 +34,10 @@ function init(args)
   local headers = {["Content-Type"] = "application/json", ["Host"] = "127.0.0.1"}
   if token ~= "" then headers["Authorization"] = "Bearer " .. token end
   for i, e in ipairs(entries) do
-    formatted[i] = wrk.format(e[1], e[2], headers, e[3])
+    local h = {}
+    for k, v in pairs(headers) do h[k] = v end
+    if e[4] then for k, v in pairs(e[4]) do h[k] = v end end
+    formatted[i] = wrk.format(e[1], e[2], h, e[3])
   end
 end
 
@@ -60,14 +63,23 @@ def _lua_string(text):
     return f"[{level}[{text}]{level}]"
 
 
+def _lua_headers(request):
+    extra = request[3] if len(request) > 3 else None
+    if not extra:
+        return ""
+    # "[ [==[" with spaces: "[[" would open a Lua long string.
+    return ", {" + ", ".join(f"[ {_lua_string(k)} ] = {_lua_string(v)}" for k, v in extra.items()) + "}"
+
+
 def wrk_available():
     return shutil.which("wrk") is not None
 
 
 def run_wrk(port, requests, token, duration, connections):
     threads = min(2, connections)
-    entries = ",\n".join(f"{{{_lua_string(m)}, {_lua_string(p)}, "
-                         f"{'nil' if b is None else _lua_string(json.dumps(b))}}}" for m, p, b in requests)
+    entries = ",\n".join(f"{{{_lua_string(r[0])}, {_lua_string(r[1])}, "
+                         f"{'nil' if r[2] is None else _lua_string(json.dumps(r[2]))}{_lua_headers(r)}}}"
+                         for r in requests)
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(LUA % {"entries": entries, "token": _lua_string(token or ""), "threads": threads})
     try:
@@ -101,15 +113,16 @@ def _connection_loop(args):
     headers = {"Content-Type": "application/json", "Host": "127.0.0.1"}
     if spec["token"]:
         headers["Authorization"] = "Bearer " + spec["token"]
-    bodies = [(m, p, None if b is None else json.dumps(b).encode()) for m, p, b in spec["requests"]]
+    bodies = [(r[0], r[1], None if r[2] is None else json.dumps(r[2]).encode(), r[3] if len(r) > 3 else None)
+              for r in spec["requests"]]
     latencies, errors, counter, step = [], 0, index, spec["connections"]
     while time.perf_counter() < deadline:
-        method, path, body = bodies[counter % len(bodies)]
+        method, path, body, extra = bodies[counter % len(bodies)]
         counter += step
         started = time.perf_counter()
         try:
             conn = http.client.HTTPConnection("127.0.0.1", spec["port"], timeout=10)
-            conn.request(method, path, body=body, headers=headers)
+            conn.request(method, path, body=body, headers={**headers, **(extra or {})})
             response = conn.getresponse()
             response.read()
             conn.close()

@@ -26,10 +26,10 @@ from app.db import connection
 from app.models import Product
 from app.schema import create_schema
 from tests.benchmarks import loadgen, scenarios
-from tests.benchmarks.catalog import Catalog, product_id
+from tests.benchmarks.catalog import PER_ITEM, Catalog, product_id
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RSS_TARGET_MB, IMPORT_TARGET_S, GROWTH_TARGET = 150, 30, 1.2
+RSS_TARGET_MB, IMPORT_TARGET_S, GROWTH_TARGET, HISTORY_COST_TARGET = 150, 30, 1.2, 1.2
 GENERATOR = {"use_wrk": True}
 
 
@@ -61,10 +61,10 @@ def free_port():
 
 
 @contextlib.contextmanager
-def gunicorn(database_url, workers, folder, app="wsgi:app"):
+def gunicorn(database_url, workers, folder, app="wsgi:app", extra_env=None):
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "RATELIMIT_ENABLED": "false",
-           "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers)}
+           "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers), **(extra_env or {})}
     with open(os.path.join(folder, "gunicorn.log"), "w") as out:
         process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:app.gunicorn_conf",
                                     "--workers", str(workers), app],
@@ -81,17 +81,18 @@ def gunicorn(database_url, workers, folder, app="wsgi:app"):
         process.wait(30)
 
 
-def request(port, method, path, body=None, token=""):
-    headers = {"Content-Type": "application/json"}
+def request(port, method, path, body=None, token="", headers=None, with_headers=False):
+    headers = {"Content-Type": "application/json", **(headers or {})}
     if token:
         headers["Authorization"] = "Bearer " + token
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         conn.request(method, path, body=None if body is None else __import__("json").dumps(body), headers=headers)
         response = conn.getresponse()
-        return response.status, response.read().decode()
+        answer = response.status, response.read().decode()
+        return (*answer, dict(response.getheaders())) if with_headers else answer
     except OSError as exc:
-        return None, repr(exc)
+        return (None, repr(exc), {}) if with_headers else (None, repr(exc))
 
 
 def worker_rss_mb(master_pid):
@@ -108,8 +109,10 @@ def worker_rss_mb(master_pid):
 
 def measure(port, scenario, duration, connections, folder):
     """Probe once (status and body checked), warm up, then load for `duration` seconds."""
-    method, path, body = scenario.requests[0]
-    status, text = request(port, method, path, body, scenario.token)
+    if scenario.prepare is not None:
+        scenario.requests = scenario.prepare(port, request)
+    method, path, body, *extra = scenario.requests[0]
+    status, text = request(port, method, path, body, scenario.token, extra[0] if extra else None)
     problem = scenario.check(status, text)
     if problem:
         with open(os.path.join(folder, "gunicorn.log")) as f:
@@ -154,13 +157,19 @@ def run_all(database_url, catalog, selected, args, folder):
     log(f"\ncatalog: {catalog.n_products:,} products, {catalog.n_items:,} items, "
         f"{catalog.n_compatibilities:,} compatibilities on {database_url.split(':')[0]}")
     build(database_url, catalog, args.reuse)
-    results = []
-    with gunicorn(database_url, args.workers, folder) as (port, master):
-        for scenario in selected:
-            result = measure(port, scenario, args.duration, (args.connections, args.load_connections), folder)
-            results.append((scenario, result))
-            log(f"  measured {scenario.name}: {result['rps']:,.0f} req/s")
-        rss = worker_rss_mb(master)
+    results, rss = [], {}
+    # Scenarios with settings of their own (history off) run on a gunicorn of their own, after.
+    groups = {}
+    for scenario in selected:
+        groups.setdefault(tuple(sorted((scenario.env or {}).items())), []).append(scenario)
+    for env, group in groups.items():
+        with gunicorn(database_url, args.workers, folder, extra_env=dict(env)) as (port, master):
+            for scenario in group:
+                result = measure(port, scenario, args.duration, (args.connections, args.load_connections), folder)
+                results.append((scenario, result))
+                log(f"  measured {scenario.name}: {result['rps']:,.0f} req/s")
+            if not env:
+                rss = worker_rss_mb(master)
     return results, rss
 
 
@@ -176,6 +185,14 @@ def print_table(results, rss, catalog):
         for note in scenario.notes:
             log(f"    note: {note}")
     log(f"(load generator: {generator})")
+    by_name = {scenario.name: result for scenario, result in results}
+    with_history = next((r for name, r in by_name.items() if "by family)" in name), None)
+    without = next((r for name, r in by_name.items() if "history off" in name), None)
+    if with_history and without:
+        ratio = with_history["p50_ms"] / without["p50_ms"]
+        log(f"history cost, POST {PER_ITEM} by family: p50 {with_history['p50_ms']:.2f} ms with, "
+            f"{without['p50_ms']:.2f} ms without: x{ratio:.2f} (target <= {HISTORY_COST_TARGET}) "
+            f"{'PASS' if ratio <= HISTORY_COST_TARGET else 'MISS'}")
     for pid, mb in sorted(rss.items()):
         log(f"worker {pid}: {mb:.0f} MB resident (target <= {RSS_TARGET_MB}) "
             f"{'PASS' if mb <= RSS_TARGET_MB else 'MISS'}")

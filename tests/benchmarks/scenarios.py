@@ -9,7 +9,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 
 from app.data.demo import DEMO_HELD_OUT_TITLES
-from tests.benchmarks.catalog import PART_DOMAIN, PER_ITEM, TOKEN, family
+from tests.benchmarks.catalog import HISTORY_RECORDS, PART_DOMAIN, PER_ITEM, TOKEN, family
 
 SUMMARY_ITEMS = 100
 FAMILIES_PER_EMPTY_ITEM = 40
@@ -28,6 +28,8 @@ class Scenario:
     token: str = TOKEN
     unique: bool = False  # a write pool: every entry must be sent at most once
     notes: list = field(default_factory=list)
+    env: dict = None  # settings of its own: measured on a gunicorn of its own
+    prepare: object = None  # prepare(port) -> requests, for pools that need the server's answers
 
     def target_text(self):
         parts = []
@@ -66,17 +68,47 @@ def compat_list(catalog):
                     ratio=0.2, p50_ms=10)
 
 
-def family_post(catalog):
-    """Distinct (empty item, family) pairs: each request really adds 200 compatibilities."""
-    empty = catalog.empty_items
+def family_post(catalog, history=True):
+    """Distinct (empty item, family) pairs: each request really adds 200 compatibilities. With
+    history off (HISTORY_ENABLED=false, a gunicorn of its own) on the other half of the empty
+    items: what the 200 change records cost (target: with history p50 <= 1.2 x without)."""
+    empty = catalog.empty_items[0 if history else 1::2]
     # Family-major order: one item's requests are spread over the run, not back to back.
     requests = [("POST", f"/items/{item}/compatibilities",
                  {"products_families": [{**family((n * 7 + k) % catalog.blocks), "creation_source": "DEFAULT"}]})
                 for k in range(min(FAMILIES_PER_EMPTY_ITEM, catalog.blocks)) for n, item in enumerate(empty)]
     requests = requests[:WRITE_POOL]
-    return Scenario(f"POST /items/{{id}}/compatibilities ({PER_ITEM} by family)", requests,
+    return Scenario(f"POST /items/{{id}}/compatibilities ({PER_ITEM} by family{'' if history else ', history off'})",
+                    requests,
                     _expect(test=lambda b: b["created_compatibilities_count"] == PER_ITEM, what="200 created"),
-                    p50_ms=50, unique=True)
+                    p50_ms=50, unique=True, env=None if history else {"HISTORY_ENABLED": "false"})
+
+
+def history_page(catalog):
+    """H1: pages of 50 of an item with HISTORY_RECORDS change records (the first 20 pages)."""
+    item = catalog.history_item
+    return Scenario(f"GET /items/{{id}}/compatibilities/history (50 of {HISTORY_RECORDS + PER_ITEM:,})",
+                    [("GET", f"/items/{item}/compatibilities/history?limit=50&offset={50 * k}", None)
+                     for k in range(20)],
+                    _expect(test=lambda b: len(b["results"]) == 50
+                            and b["paging"]["total"] == HISTORY_RECORDS + PER_ITEM,  # + its import's CREATEs
+                            what=f"50 of {HISTORY_RECORDS + PER_ITEM}"), p50_ms=10)
+
+
+def list_not_modified(catalog):
+    """H2: the 200-entry list asked with the ETag it has: 304 before the list is read."""
+    paths = [f"/items/{i}/compatibilities?extended=true" for i in catalog.compatible_items[:200]]
+
+    def prepare(port, request):
+        requests = []
+        for path in paths:
+            status, _, headers = request(port, "GET", path, token=TOKEN, with_headers=True)
+            requests.append(("GET", path, None, {"If-None-Match": headers["ETag"]}))
+        return requests
+
+    return Scenario("GET /items/{id}/compatibilities with If-None-Match (304)", [],
+                    lambda code, body: None if code == 304 else f"answered {code}: {body[:300]}",
+                    ratio=0.5, prepare=prepare)
 
 
 def family_count(catalog):
@@ -115,7 +147,8 @@ def domain_discovery():
 
 def all_scenarios(catalog):
     return [health(), item_read(catalog), compat_list(catalog), family_post(catalog), family_count(catalog),
-            summary(catalog), chart_search(), domain_discovery()]
+            summary(catalog), chart_search(), domain_discovery(), history_page(catalog), list_not_modified(catalog),
+            family_post(catalog, history=False)]
 
 
 def growth_scenarios(catalog):

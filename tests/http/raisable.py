@@ -14,6 +14,7 @@ import pathlib
 from dataclasses import dataclass
 
 import app as app_package
+from app.http.etag import ItemStateEtagMixin
 
 ROOT = pathlib.Path(app_package.__file__).resolve().parent.parent
 RATE_LIMITS = "app.http.ratelimit"
@@ -274,4 +275,7 @@ def raisable(view):
     for decorator in node.decorator_list:  # a rate limit answers 429 (app.http.ratelimit)
         if isinstance(decorator, ast.Name) and mod.imports.get(decorator.id, ("",))[0] == RATE_LIMITS:
             found[(429, "local_rate_limited")] = mod.where(decorator)
+        if isinstance(decorator, ast.Attribute) and decorator.attr == "compat_write":  # its If-Match check
+            for raised in reach([function_node(ItemStateEtagMixin._refuse_unless_current)]):
+                found.setdefault((raised.status.value, raised.code.value), raised.where)
     return found, unknown

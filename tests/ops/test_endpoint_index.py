@@ -71,5 +71,6 @@ def test_indexed_views_and_services_are_the_ones_that_serve_the_route(routes):
 def test_numbered_endpoints_of_the_spec_are_all_indexed():
     numbers = set()
     for row in index_rows():
-        numbers.update(int(n) for n in re.findall(r"\d+", row["number"]))
+        if re.fullmatch(r"[\d, ]+", row["number"].strip()):
+            numbers.update(int(n) for n in re.findall(r"\d+", row["number"]))
     assert numbers >= set(range(1, 28))

@@ -5,9 +5,9 @@ from app.models import AccessToken, Item
 
 
 def access_token_row(token_hash):
-    """The token's (user, expires_at, revoked), or None for an unknown hash."""
+    """The token's (user, application, expires_at, revoked), or None for an unknown hash."""
     sql, params = prepared("access_token", lambda: AccessToken.select(
-        AccessToken.user, AccessToken.expires_at, AccessToken.revoked).where(
+        AccessToken.user, AccessToken.application, AccessToken.expires_at, AccessToken.revoked).where(
         AccessToken.token_hash == param("hash")), {"hash": token_hash})
     return next(iter(AccessToken.raw(sql, *params)), None)
 

@@ -28,6 +28,12 @@ def _oauth_error(status, error, message):
 
 def resolve_access_token(token, now=None):
     """The user id a live token belongs to, or None."""
+    owner = resolve_token_owner(token, now)
+    return owner and owner[0]
+
+
+def resolve_token_owner(token, now=None):
+    """(user id, client id of the application it was issued to, or None) of a live token, or None."""
     if not token or len(token) > 512:
         return None
     row = queries.access_token_row(digest(token))
@@ -35,7 +41,7 @@ def resolve_access_token(token, now=None):
         return None
     if row.expires_at is not None and row.expires_at <= (now or utcnow()):
         return None
-    return row.user_id
+    return row.user_id, row.application_id
 
 
 def create_access_token(user_id, ttl_seconds=None, application=None, scope=DEFAULT_SCOPE):

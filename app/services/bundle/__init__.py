@@ -4,6 +4,7 @@ import uuid
 
 from app.db import db, is_postgres, write_transaction
 from app.models import ALL_MODELS, CatalogVersion
+from app.services import history
 from app.services.bundle import load, load_items
 from app.services.bundle.export import export_bundle
 from app.services.bundle.refs import check_references
@@ -21,6 +22,7 @@ LOADERS = [
     ("orders", load_items.load_orders), ("claims", load_items.load_claims),
     ("chart_domains", load_items.load_chart_domains), ("technical_specs", load_items.load_technical_specs),
     ("charts", load_items.load_charts), ("domain_discovery", load_items.load_domain_discovery),
+    ("compatibility_history", lambda records, ctx: history.load_history(records, ctx)),
 ]
 BULK_RECORDS = 10_000
 ITEM_SECTIONS = ("items", "compatibilities", "suggestions", "exceptions")
@@ -54,6 +56,8 @@ def import_bundle(bundle):
             if sections.get(name):
                 loader(sections[name], ctx)
         _refresh_derived_state(sections)
+        # Claims change the reputation the compatibility list shows, so its ETag (H2).
+        history.touch_claimed_items([r["order_id"] for r in sections.get("claims") or ()])
         _mark_catalog_changed(sections)
         _analyze_after_bulk_load(sections)
     return {name: len(sections.get(name) or ()) for name, _ in LOADERS if name in sections}

@@ -34,6 +34,7 @@ from app.models import (
     TechnicalSpec,
     User,
 )
+from app.services import history  # used as history.x: history imports this package too
 from app.services.bundle.load_items import ITEM_FIELDS, ITEM_KEYS
 
 
@@ -86,6 +87,7 @@ def export_bundle():
                               "terms": d["terms"]} for d in _rows(DomainDiscoveryTerm.select().order_by(
                                   DomainDiscoveryTerm.site, DomainDiscoveryTerm.domain,
                                   DomainDiscoveryTerm.category.asc(nulls="FIRST")))],
+        "compatibility_history": history.export_history(),
     }
 
 

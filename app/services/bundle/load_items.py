@@ -17,6 +17,7 @@ from app.models import (
     Suggestion,
     TechnicalSpec,
 )
+from app.services import history
 from app.services.bundle.load import upsert
 from app.services.bundle.lookup import chunks
 from app.services.bundle.refs_items import chart_row_ids
@@ -65,6 +66,9 @@ def load_compatibilities(records, ctx):
         rows.append((row_id, r["item_id"], product_id, product_id is None, product and product["domain_id"],
                      r["source"], r["creation_source"], r.get("note"), note_status, r.get("restrictions") or None,
                      r.get("date_created")))
+    # A bundle carrying compatibility_history is a backup being restored: that section already
+    # tells these rows' story, so the import does not add IMPORT records of its own.
+    history.record_import(rows, replaced, record=not ctx.sections.get("compatibility_history"))
     delete_in(Compatibility, "id", replaced)
     upsert(Compatibility, ["id", "item", "product", "universal", "domain_id", "source", "creation_source", "note",
                            "note_status", "restrictions", "date_created"], rows, ["id"],

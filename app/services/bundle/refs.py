@@ -14,6 +14,7 @@ KEYS = {
     "orders": ("id",), "claims": ("id",), "chart_domains": ("site_id", "domain_id"),
     "technical_specs": ("domain_id", "section", "when"), "charts": ("id",),
     "domain_discovery": ("site_id", "domain_id", "category_id"),
+    "compatibility_history": ("id",),
 }
 
 # Section -> (field, table) references resolved before the checks run.

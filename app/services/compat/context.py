@@ -7,6 +7,7 @@ from peewee import JOIN, fn
 from app.db import lock_rows
 from app.errors import ApiError
 from app.models import CategoryRule, Compatibility, CompatibilityRule, Item
+from app.services import history
 from app.services.compat.restrictions import RestrictionCatalog
 
 LOADABLE_TYPE = "EXTENSION"
@@ -30,6 +31,9 @@ def lock_item(item_id):
     rows = lock_rows(Item.select().where(Item.id == item_id))
     if not rows:
         raise ApiError(404, "item_not_found", f"Item {item_id} does not exist")
+    # If-Match is checked here, under the lock: no other writer can commit between the check and
+    # this write's own commit (H3).
+    history.item_locked(rows[0])
     return rows[0]
 
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from app.db import write_transaction
 from app.errors import ApiError
 from app.models import Compatibility
+from app.services import history
 from app.services.compat.context import ItemContext, lock_item
 from app.services.compat.item_state import refresh_items
 from app.services.compat.plans import check_families_limit, check_products_limit, family_products
@@ -77,7 +78,8 @@ def plan_delete(ctx, section, limits, prefix=""):
     return deletion
 
 
-def apply_delete(deletion):
+def apply_delete(item_id, deletion):
+    history.record_deleted(item_id, deletion.ids)
     for chunk in chunks(deletion.ids, IN_CHUNK):
         Compatibility.delete().where(Compatibility.id.in_(chunk)).execute()
 
@@ -92,6 +94,7 @@ def delete_one(item_id, compatibility_id):
                            f"Item {item_id} has no compatibility {compatibility_id}")
         if row.source != SELLER:
             raise _not_deletable(row.id, row.product_id)
+        history.record_deleted(item_id, [row.id])
         row.delete_instance()
         refresh_items([item_id])
     return Deletion(ids=[compatibility_id])
@@ -104,7 +107,7 @@ def delete_all(item_id):
         ids = [cid for (cid,) in Compatibility.select(Compatibility.id).where(
             Compatibility.item == item_id, Compatibility.source == SELLER).order_by(Compatibility.id).tuples()]
         deletion = Deletion(ids=ids)
-        apply_delete(deletion)
+        apply_delete(item_id, deletion)
         refresh_items([item_id])
     return deletion
 
@@ -116,6 +119,6 @@ def delete_by_families(item_id, families, limits):
         check_families_limit(len(families), limits)
         deletion = Deletion()
         _plan_families(ctx, families, limits, deletion, "")
-        apply_delete(deletion)
+        apply_delete(item_id, deletion)
         refresh_items([item_id])
     return deletion

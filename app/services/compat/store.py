@@ -5,6 +5,7 @@ import uuid
 from app.errors import ApiError
 from app.models import Compatibility, Suggestion
 from app.models.base import utcnow
+from app.services import history
 from app.services.bundle.sql import insert_rows
 from schemas.vocabulary import DEFAULT, PENDING, SELLER
 
@@ -45,6 +46,7 @@ def insert_entries(item_id, entries, source=SELLER):
     # One prepared statement for all rows: peewee's multi-row INSERT built a node per value,
     # which took longer than the database's own work for a 200-product family.
     insert_rows(Compatibility, COLUMNS, [tuple(row[c] for c in COLUMNS) for row in rows])
+    history.record_created(item_id, rows)
     for chunk in chunks([r["product"] for r in rows], IN_CHUNK):
         Suggestion.delete().where(Suggestion.item == item_id, Suggestion.product_id.in_(chunk)).execute()
     return rows
@@ -60,8 +62,11 @@ def set_universal(ctx, creation_source=DEFAULT):
                        f"(DELETE /items/{ctx.item.id}/compatibilities) before setting it as universal")
     if universal:
         return 0
-    Compatibility.insert(id=new_id(), item=ctx.item.id, product=None, universal=True, domain_id=None,
-                         source=SELLER, creation_source=creation_source, date_created=utcnow()).execute()
+    row = {"id": new_id(), "item": ctx.item.id, "product": None, "universal": True, "domain_id": None,
+           "source": SELLER, "creation_source": creation_source, "note": None, "note_status": None,
+           "restrictions": None, "date_created": utcnow()}
+    Compatibility.insert(**row).execute()
+    history.record_created(ctx.item.id, [row])
     return 1
 
 

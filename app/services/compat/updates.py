@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from app.errors import ApiError
 from app.models import Compatibility
+from app.services import history
 from app.services.compat.plans import family_domain, family_products
 from app.services.compat.store import IN_CHUNK, chunks, existing_products
 from schemas.vocabulary import PENDING
@@ -89,8 +90,11 @@ def _merged(changes):
 
 def apply_update(item_id, plan):
     """A few UPDATEs per distinct change, never one per compatibility. An unchanged note keeps
-    its moderation status; a new or changed one goes back to PENDING."""
-    for change in _merged(plan.changes):
+    its moderation status; a new or changed one goes back to PENDING. One UPDATE record per
+    compatibility that really changed."""
+    changes = list(_merged(plan.changes))
+    before = history.snapshot(item_id, {pid for change in changes for pid in change.product_ids})
+    for change in changes:
         for chunk in chunks(change.product_ids, IN_CHUNK):
             mine = (Compatibility.item == item_id) & Compatibility.product.in_(chunk)
             if change.note_set and change.note:
@@ -100,3 +104,4 @@ def apply_update(item_id, plan):
                 Compatibility.update(note=None, note_status=None).where(mine).execute()
             if change.restrictions_set:
                 Compatibility.update(restrictions=change.restrictions or None).where(mine).execute()
+    history.record_updated(item_id, before)

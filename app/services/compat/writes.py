@@ -80,7 +80,7 @@ def change_compatibilities(item_id, body, caller_id, limits):
 
         echo = {}
         if deletion is not None:
-            apply_delete(deletion)
+            apply_delete(item_id, deletion)
             echo["delete"] = {**deletion.echo, "universal": deletion.universal}
         if create is not None:
             if universal:

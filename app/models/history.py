@@ -1,0 +1,38 @@
+"""The change history of items' compatibilities (extensions.md, H): one row per compatibility
+created, updated or deleted, written in the transaction of the change."""
+from peewee import BigAutoField, BigIntegerField, BooleanField, CharField, TextField
+
+from app.models.base import BaseModel, DateTimeField, JSONField, utcnow
+
+
+class CompatibilityChange(BaseModel):
+    """Before and after of what a change touched. No foreign keys: a record outlives the
+    compatibility it describes (a DELETE's record is the only trace left), and a restore loads
+    records before or without the rows they name."""
+    # Ids grow in commit order per item: every writer of an item holds the item's lock while it
+    # inserts, so "newest first" is ORDER BY id DESC.
+    id = BigAutoField()
+    item_id = CharField(max_length=40)
+    compatibility_id = CharField(max_length=36)
+    action = CharField(max_length=6)  # CREATE | UPDATE | DELETE
+    product_id = CharField(max_length=40, null=True)
+    universal = BooleanField(default=False)
+    source = CharField(max_length=20, null=True)
+    creation_source = CharField(max_length=30, null=True)
+    note_from = TextField(null=True)
+    note_to = TextField(null=True)
+    note_status_from = CharField(max_length=10, null=True)
+    note_status_to = CharField(max_length=10, null=True)
+    restrictions_from = JSONField(null=True)
+    restrictions_to = JSONField(null=True)
+    actor_kind = CharField(max_length=10)  # API | IMPORT | OPERATOR
+    actor_user_id = BigIntegerField(null=True)
+    actor_client_id = CharField(max_length=64, null=True)
+    request_id = CharField(max_length=128, null=True)
+    date_created = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = (
+            (("item_id", "id"), False),  # an item's page, newest first
+            (("date_created",), False),  # the retention purge
+        )
