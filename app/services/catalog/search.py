@@ -1,4 +1,7 @@
-"""Item search of a site: full-text match over active items, paging, sorts and the category filter."""
+"""Item search of a site: full-text match over active items, paging, sorts and the category filter.
+
+A `narrow` (the buyer fitment of app/services/fitment) keeps only the items it joins and says for
+each result how it fits; with a narrow, `q` may be empty."""
 from peewee import fn
 
 from app.errors import bad_request, not_found
@@ -13,20 +16,20 @@ _SORT_NAMES = {
 _CATEGORY_FILTER_NAMES = {"es": "Categorías", "pt": "Categorias"}
 
 
-def search_items(site_id, q, *, limit, offset, sort="relevance", category_id=None):
-    """One page of the site's active items whose titles hold every word of `q`."""
+def search_items(site_id, q, *, limit, offset, sort="relevance", category_id=None, narrow=None):
+    """One page of the site's active items whose titles hold every word of `q` (and that `narrow` keeps)."""
     if "\x00" in site_id:  # PostgreSQL refuses NUL in a string parameter, and no site id holds one
         raise not_found("site_not_found", f"Site {site_id!r} does not exist")
     site = get_site(site_id)
     language = site.language if site.language in _SORT_NAMES else "es"
     category = _category_of_site(site.id, category_id) if category_id else None
-    words = search_index.query_words(q)
-    counts = _category_counts(site.id, words) if words else []
+    words = search_index.query_words(q or "")
+    counts = _category_counts(site.id, words, narrow) if words or narrow else []
     if category is not None:
         total = next((c["results"] for c in counts if c["id"] == category.id), 0)
     else:
         total = sum(c["results"] for c in counts)
-    results = _page(site.id, words, category, sort, limit, offset) if total and offset < total else []
+    results = _page(site.id, words, narrow, category, sort, limit, offset) if total and offset < total else []
     return {
         "site_id": site.id,
         "query": q,
@@ -50,16 +53,20 @@ def _category_of_site(site_id, category_id):
     return category
 
 
-def _matching(site_id, words, *columns):
-    query = Item.select(*columns)
-    query, rank = search_index.match(query, Item, words)
+def _matching(site_id, words, narrow, *columns, annotate=False):
+    query, rank = Item.select(*columns), None
+    if words:
+        query, rank = search_index.match(query, Item, words)
+    if narrow is not None:
+        query = narrow.join(query, annotate)
+        rank = rank if rank is not None else narrow.rank()
     return query.where((Item.site == site_id) & (Item.status == "active")), rank
 
 
-def _category_counts(site_id, words):
+def _category_counts(site_id, words, narrow):
     """Results per category of the whole matching set, one GROUP BY."""
     count = fn.COUNT(Item.id)
-    query, _ = _matching(site_id, words, Item.category, count.alias("results"))
+    query, _ = _matching(site_id, words, narrow, Item.category, count.alias("results"))
     rows = query.group_by(Item.category).order_by(count.desc(), Item.category).tuples()
     counts = [{"id": category_id, "results": n} for category_id, n in rows]
     names = dict(Category.select(Category.id, Category.name)
@@ -69,10 +76,10 @@ def _category_counts(site_id, words):
     return counts
 
 
-def _page(site_id, words, category, sort, limit, offset):
-    query, rank = _matching(site_id, words, Item.id, Item.site, Item.title, Item.price, Item.currency_id,
+def _page(site_id, words, narrow, category, sort, limit, offset):
+    query, rank = _matching(site_id, words, narrow, Item.id, Item.site, Item.title, Item.price, Item.currency_id,
                             Item.category, Item.domain, Item.seller, Item.official_store_id,
-                            Item.catalog_product_id, Item.catalog_listing, Item.status)
+                            Item.catalog_product_id, Item.catalog_listing, Item.status, annotate=True)
     if category is not None:
         query = query.where(Item.category == category.id)
     if sort == "price_asc":
@@ -81,12 +88,13 @@ def _page(site_id, words, category, sort, limit, offset):
         order = (Item.price.desc(nulls="LAST"), rank, Item.id)
     else:
         order = (rank, Item.id)
-    rows = query.order_by(*order).limit(limit).offset(offset)
-    return [_result(item) for item in rows]
+    # objects(): a narrow's columns come from its derived table and land on the item, as its own do.
+    rows = query.order_by(*order).limit(limit).offset(offset).objects()
+    return [_result(item, narrow) for item in rows]
 
 
-def _result(item):
-    return {
+def _result(item, narrow=None):
+    result = {
         "id": item.id,
         "site_id": item.site_id,
         "title": item.title,
@@ -100,6 +108,9 @@ def _result(item):
         "catalog_listing": item.catalog_listing,
         "status": item.status,
     }
+    if narrow is not None:
+        result["compatibility"] = narrow.describe(item)
+    return result
 
 
 def _sort(sort_id, language):
