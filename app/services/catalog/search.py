@@ -55,11 +55,11 @@ def _category_of_site(site_id, category_id):
 
 def _matching(site_id, words, narrow, *columns, annotate=False):
     query, rank = Item.select(*columns), None
+    if narrow is not None:  # first: it may set the FROM clause the word match then joins to
+        query = narrow.join(query, annotate)
+        rank = narrow.rank()
     if words:
         query, rank = search_index.match(query, Item, words)
-    if narrow is not None:
-        query = narrow.join(query, annotate)
-        rank = rank if rank is not None else narrow.rank()
     return query.where((Item.site == site_id) & (Item.status == "active")), rank
 
 

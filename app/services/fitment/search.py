@@ -7,8 +7,9 @@ index's NULL entries), never from the site's items: its cost follows the vehicle
 """
 from dataclasses import dataclass
 
-from peewee import SQL, Case, fn
+from peewee import JOIN, SQL, Case, Join, Value, fn
 
+from app.db import is_postgres
 from app.errors import ApiError
 from app.models import Compatibility, CompatibilityRule, Item, Product
 from app.services.catalog import search_items
@@ -31,8 +32,12 @@ class FitmentNarrow:
         self.fits = self.fits.alias("fit")
 
     def join(self, query, annotate):
+        """The item query read from the fitting items: FROM fit JOIN item. On SQLite a CROSS JOIN,
+        which its planner never reorders: without statistics it would rather walk every active item
+        of the site (the (site, status) index looks selective) and probe the fitting ones."""
         fit = self.fits
-        query = query.join(fit, on=(fit.c.item_id == Item.id))
+        join_type = JOIN.INNER if is_postgres() else JOIN.CROSS
+        query = query.from_(Join(fit, Item, join_type, fit.c.item_id == Item.id))
         if annotate:
             query = query.select_extend(fit.c.fit_count.alias("fit_count"), fit.c.note.alias("fit_note"),
                                         fit.c.note_status.alias("fit_note_status"),
@@ -86,26 +91,21 @@ def _filter_narrow(site_id, known):
     return FitmentNarrow(_fits_products(matched), matched.total)
 
 
-def universal_item_domains(vehicle_counts):
-    """{item domain: vehicles meant that its universal setting covers} (the domains it may load)."""
-    rules = (CompatibilityRule.select(CompatibilityRule.domain, CompatibilityRule.compatible_domain)
-             .where(CompatibilityRule.compatible_domain.in_(list(vehicle_counts)),
-                    CompatibilityRule.type == "EXTENSION"))
-    covered = {}
-    for rule in rules:
-        covered[rule.domain_id] = covered.get(rule.domain_id, 0) + vehicle_counts[rule.compatible_domain_id]
-    return {domain: n for domain, n in covered.items() if n}
-
-
-def _universal(covered, *extra):
-    """The universal settings of items whose domain covers the vehicle: the product index's NULL
-    entries (a few rows) joined to their items, never a scan of a domain's items."""
-    holder = Item.alias("holder")
-    fit_count = Case(holder.domain, list(covered.items()), 0)
-    return (Compatibility.select(Compatibility.item.alias("item_id"), fit_count.alias("fit_count"), *extra)
+def _universal(vehicle_counts, *extra):
+    """The universal settings of items whose domain may load a vehicle domain meant, each with how
+    many of the vehicles meant it covers: the product index's NULL entries (a few rows) joined to
+    their items and the domain rules, never a scan of a domain's items."""
+    holder, rule = Item.alias("holder"), CompatibilityRule.alias("rule")
+    if len(vehicle_counts) == 1:
+        covered = Value(next(iter(vehicle_counts.values())))
+    else:
+        covered = Case(rule.compatible_domain, list(vehicle_counts.items()), 0)
+    return (Compatibility.select(Compatibility.item.alias("item_id"), fn.SUM(covered).alias("fit_count"), *extra)
             .join(holder, on=(holder.id == Compatibility.item))
-            .where(Compatibility.product.is_null(True), Compatibility.universal == True,  # noqa: E712
-                   holder.domain.in_(list(covered))))
+            .join(rule, on=((rule.domain == holder.domain) & (rule.type == "EXTENSION")
+                            & rule.compatible_domain.in_(list(vehicle_counts))))
+            .where(Compatibility.product.is_null(True), Compatibility.universal == True)  # noqa: E712
+            .group_by(Compatibility.item))
 
 
 def _fits_product(product):
@@ -114,10 +114,7 @@ def _fits_product(product):
                                        Compatibility.note_status.alias("note_status"),
                                        Compatibility.restrictions.alias("restrictions"))
                   .where(Compatibility.product == product.id))
-    covered = universal_item_domains({product.domain_id: 1})
-    if not covered:
-        return by_product
-    return by_product.union_all(_universal(covered, _NULL, _NULL, _NULL))
+    return by_product.union_all(_universal({product.domain_id: 1}, _NULL, _NULL, _NULL))
 
 
 def _fits_products(matched):
@@ -126,10 +123,7 @@ def _fits_products(matched):
                                        _NULL.alias("restrictions"))
                   .where(Compatibility.product.in_(matched.product_ids()))
                   .group_by(Compatibility.item))
-    covered = universal_item_domains({d: n for d, n in matched.counts.items() if n})
-    if not covered:
-        return by_product
-    return by_product.union_all(_universal(covered, _NULL, _NULL, _NULL))
+    return by_product.union_all(_universal({d: n for d, n in matched.counts.items() if n}, _NULL, _NULL, _NULL))
 
 
 def _nothing():
