@@ -25,6 +25,7 @@ REPLAYS = [
     ("post", "/oauth/token", "/oauth/token", {}, False),
     # Relevance ranks ties differently on SQLite (FTS5) and PostgreSQL: same keys, not the same page.
     ("get", "/sites/{site_id}/search", "/sites/MLA/search?q=pastillas%20freno&limit=2", {}, False),
+    ("post", "/items/{item_id}/check_compatibility", "/items/MLA1500000158/check_compatibility", {}, True),
     ("get", "/items/{item_id}", "/items/MLA1500000016", SELLER_PARTS, True),
     ("get", "/users/{seller_id}/items/search", "/users/1001/items/search?tags=incomplete_compatibilities",
      SELLER_PARTS, True),
