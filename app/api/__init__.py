@@ -1,7 +1,7 @@
 """One blueprint per area, named as its service package; each numbered endpoint of the spec is one view."""
-from app.api import auth, catalog, charts, compat, health, items, orders
+from app.api import auth, catalog, charts, compat, finder, health, items, orders
 
-AREAS = (health, catalog, auth, items, compat, orders, charts)
+AREAS = (health, catalog, auth, items, compat, orders, charts, finder)
 
 
 def register_blueprints(api):
