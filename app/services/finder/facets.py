@@ -7,7 +7,8 @@ of a GROUP BY per request.
 from peewee import fn
 
 from app.models import Product, ProductAttribute
-from app.models.finder import POPULAR_VALUE, FinderDomain, FinderFacet, FinderPairFacet
+from app.models import finder as stored
+from app.models.finder import FinderDomain, FinderFacet, FinderPairFacet
 
 
 def refresh_facets(domain_ids):
@@ -37,7 +38,7 @@ def _insert_pairs(domain_id):
     popular = (FinderFacet.select(FinderFacet.attribute_id, FinderFacet.value_id)
                .where((FinderFacet.domain_id == domain_id) & FinderFacet.value_id.is_null(False))
                .group_by(FinderFacet.attribute_id, FinderFacet.value_id)
-               .having(fn.SUM(FinderFacet.metric) >= POPULAR_VALUE)).alias("popular")
+               .having(fn.SUM(FinderFacet.metric) >= stored.POPULAR_VALUE)).alias("popular")
     known, other = ProductAttribute.alias("known"), ProductAttribute.alias("other")
     pairs = (known.select(known.domain_id, known.attribute_id, known.value_id, other.attribute_id,
                           other.value_id, other.value_name, fn.COUNT(known.product))

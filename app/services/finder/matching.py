@@ -7,7 +7,7 @@ its cost follows the smallest known value, not the catalog.
 from dataclasses import dataclass
 
 from app.db import db
-from app.models.finder import POPULAR_VALUE
+from app.models import finder as stored
 
 PA = "product_attribute"
 
@@ -25,11 +25,11 @@ class Sized:
 
     @property
     def popular(self):
-        return tuple(v for v in self.value_ids if self.sizes.get(v, 0) >= POPULAR_VALUE)
+        return tuple(v for v in self.value_ids if self.sizes.get(v, 0) >= stored.POPULAR_VALUE)
 
     @property
     def rare(self):
-        return tuple(v for v in self.value_ids if 0 < self.sizes.get(v, 0) < POPULAR_VALUE)
+        return tuple(v for v in self.value_ids if 0 < self.sizes.get(v, 0) < stored.POPULAR_VALUE)
 
 
 def marks(values):
