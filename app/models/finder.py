@@ -32,7 +32,9 @@ class FinderFacet(BaseModel):
 
     class Meta:
         primary_key = False
-        indexes = ((("domain_id", "attribute_id", "value_id"), False),)
+        # A known value's size, from the index alone (metric included, or SQLite prefers finderfacet_top,
+        # which covers the query too but walks every value of the attribute).
+        indexes = ((("domain_id", "attribute_id", "value_id", "metric"), False),)
 
 
 class FinderPairFacet(BaseModel):
