@@ -110,3 +110,21 @@ class ProductSchema(ma.Schema):
 class ProductPageSchema(ma.Schema):
     results = fields.List(fields.Nested(FinderProductSchema))
     paging = fields.Nested(PagingSchema)
+
+
+def _product_body(product, full=False):
+    body = {"id": product.id, "name": product.name}
+    if full:
+        body.update(domain_id=product.domain_id, site_id=product.site_id)
+    body["parent_id"] = product.parent_id
+    body["attributes"] = [{"id": a.id, "name": a.name, "values": [{"id": v.id, "name": v.name} for v in a.values]}
+                          for a in product.attributes]
+    return body
+
+
+def product_page_body(page):
+    """ProductPageSchema's dump of a page, key order included, written out: marshmallow took two
+    thirds of a 50-product page's time. tests/finder/test_wire.py holds the two equal."""
+    paging = page.paging
+    return {"results": [_product_body(p) for p in page.results],
+            "paging": {"total": paging.total, "offset": paging.offset, "limit": paging.limit}}

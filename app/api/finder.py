@@ -2,7 +2,7 @@
 vehicles (product ids) it then makes compatible."""
 from flask.views import MethodView
 
-from app.http.smorest import Blueprint
+from app.http.smorest import Blueprint, raw_json
 from app.services import finder
 from schemas.examples import finder as examples
 from schemas.finder import (
@@ -12,6 +12,7 @@ from schemas.finder import (
     ProductSearchArgsSchema,
     TopValuesArgsSchema,
     TopValueSchema,
+    product_page_body,
 )
 
 blp = Blueprint("finder", __name__, description="Vehicle finder: catalog domains, top values of an attribute, "
@@ -68,8 +69,9 @@ class ProductSearch(MethodView):
         `repeated_attribute`, `validation_error` (`limit` 1–200, `offset` 0–10,000); 401 `invalid_token`;
         404 `not_found` for an unknown domain.
         """
-        return finder.search_products(args["domain_id"], args["site_id"], args["known_attributes"],
+        page = finder.search_products(args["domain_id"], args["site_id"], args["known_attributes"],
                                       args["limit"], args["offset"], args.get("sort"))
+        return raw_json(product_page_body(page))
 
 
 @blp.route("/products/<product_id>")

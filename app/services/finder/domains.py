@@ -2,6 +2,7 @@
 the attributes it names: known to the domain, not repeated."""
 from dataclasses import dataclass
 
+from app.db import execute_prepared, param
 from app.errors import ApiError
 from app.models import Domain
 from schemas.bundle import ATTRIBUTE_DEFAULTS
@@ -36,13 +37,17 @@ class Known:
 
 def require_domain(domain_id):
     """The domain, or 404 `not_found`."""
-    row = Domain.get_or_none(Domain.id == domain_id)
+    # Prepared: every finder request reads its domain, and peewee compiling the SELECT cost more than running it.
+    row = execute_prepared("finder_domain", lambda: Domain.select(
+        Domain.id, Domain.name, Domain.site, Domain.attributes).where(Domain.id == param("id")),
+        {"id": domain_id}).fetchone()
     if row is None:
         raise ApiError(404, "not_found", f"Domain {domain_id} does not exist")
+    found_id, name, site_id, attributes = row
     # Domains stored before the finder have no value_type, hierarchy or relevance: the defaults.
     attributes = [DomainAttribute(**{**ATTRIBUTE_DEFAULTS, **{k: a[k] for k in a if k in _FIELDS}})
-                  for a in row.attributes or ()]
-    return CatalogDomain(row.id, row.name, row.site_id, attributes)
+                  for a in Domain.attributes.python_value(attributes) or ()]
+    return CatalogDomain(found_id, name, site_id, attributes)
 
 
 _FIELDS = set(DomainAttribute.__dataclass_fields__)
