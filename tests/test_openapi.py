@@ -46,6 +46,12 @@ REPLAYS = [
     ("post", "/catalog/charts/search", "/catalog/charts/search?limit=2",
      {**SELLER_FASHION, "x-caller-id": "1003"}, True),
     ("post", "/catalog/charts", "/catalog/charts", SELLER_FASHION, False),
+    ("get", "/catalog_domains/{domain_id}", "/catalog_domains/MLA-CARS_AND_VANS", SELLER_PARTS, True),
+    ("post", "/catalog_domains/{domain_id}/attributes/{attribute_id}/top_values",
+     "/catalog_domains/MLA-CARS_AND_VANS/attributes/MODEL/top_values", SELLER_PARTS, True),
+    ("post", "/catalog_compatibilities/products_search/chunks", "/catalog_compatibilities/products_search/chunks",
+     SELLER_PARTS, True),
+    ("get", "/products/{product_id}", "/products/MLA15903638", SELLER_PARTS, True),
 ]
 
 

@@ -28,6 +28,7 @@ class Scenario:
     token: str = TOKEN
     unique: bool = False  # a write pool: every entry must be sent at most once
     notes: list = field(default_factory=list)
+    growth: float = None  # the largest p50 ratio allowed from --products to 10 x (default: run.GROWTH_TARGET)
 
     def target_text(self):
         parts = []
@@ -152,10 +153,16 @@ def fitment_check(catalog):
 
 def all_scenarios(catalog):
     return [health(), item_read(catalog), compat_list(catalog), family_post(catalog), family_count(catalog),
-            summary(catalog), chart_search(), domain_discovery(), fitment_compatible_with(catalog),
-            fitment_filter(catalog), fitment_check(catalog)]
+            summary(catalog), chart_search(), domain_discovery(), *finder_scenarios(catalog),
+            fitment_compatible_with(catalog), fitment_filter(catalog), fitment_check(catalog)]
 
 
 def growth_scenarios(catalog):
-    return [health(), compat_list(catalog), family_count(catalog)]
+    return [health(), compat_list(catalog), family_count(catalog), *finder_scenarios(catalog)]
+
+
+def finder_scenarios(catalog):
+    from tests.benchmarks.finder_scenarios import finder_scenarios as build
+
+    return build(catalog, Scenario, _expect)
 
