@@ -1,16 +1,19 @@
 """A partly known vehicle (attribute ids and value ids, as B2's filter and B3's body give it) and the
 child products it means, in the vehicle domains of a site.
 
-The matching itself is the family matching of the compatibility writes (`family_query`: index-driven,
-most selective attribute first), the one place that turns attribute values into child products.
+The matching is the vehicle finder's (app/services/finder/matching.py): each known value's size read
+from the stored facet counts, the smallest one driving index lookups of the others, so its cost
+follows the most selective value (a model year: ten products), not the catalog.
 """
 from dataclasses import dataclass
 
-from peewee import fn
+from peewee import SQL
 
+from app.db import db
 from app.errors import ApiError
 from app.models import CompatibilityRule, Domain
-from app.services.compat.families import family_query
+from app.services.finder.domains import Known
+from app.services.finder.matching import matching_from, sized
 
 
 @dataclass(frozen=True)
@@ -22,8 +25,8 @@ class KnownAttribute:
 
 @dataclass(frozen=True)
 class MatchedVehicles:
-    """The child products a partial vehicle means: a product-id subquery per vehicle domain."""
-    queries: dict  # {vehicle domain id: SELECT product_id}
+    """The child products a partial vehicle means: (SELECT product_id ..., params) per vehicle domain."""
+    queries: dict  # {vehicle domain id: (sql, params)} of the domains with matching products
     counts: dict  # {vehicle domain id: matching child products}
 
     @property
@@ -31,19 +34,16 @@ class MatchedVehicles:
         return sum(self.counts.values())
 
     def product_ids(self):
-        """One SELECT of every matching product id (UNION ALL over the domains)."""
-        queries = [self.queries[d] for d in sorted(self.queries) if self.counts[d]]
-        union = queries[0]
-        for query in queries[1:]:
-            union = union.union_all(query)
-        return union
+        """One parenthesised SELECT of every matching product id, for `column.in_(...)`."""
+        parts = [self.queries[d] for d in sorted(self.queries)]
+        return SQL("(" + " UNION ALL ".join(sql for sql, _ in parts) + ")", [p for _, ps in parts for p in ps])
 
     def single_product_id(self):
         """The one product meant, when exactly one is."""
         if self.total != 1:
             return None
-        domain_id = next(d for d, n in self.counts.items() if n)
-        return self.queries[domain_id].scalar()
+        sql, params = next(iter(self.queries.values()))
+        return db.execute_sql(sql, params).fetchone()[0]
 
 
 def vehicle_domains(site_id):
@@ -72,12 +72,17 @@ def match_vehicles(domains, known):
     """The child products of `domains` ({id: attribute ids}) that carry every known value.
 
     A domain lacking one of the attributes has no product that carries it, so it is left out
-    without a query."""
-    family = [{"id": a.id, "value_id": a.value_id} for a in known]
+    without a query; so is one where a known value has no product (its stored count is 0)."""
     queries, counts = {}, {}
     for domain_id, attribute_ids in domains.items():
-        if all(a.id in attribute_ids for a in known):
-            query = family_query(domain_id, family)
-            queries[domain_id] = query
-            counts[domain_id] = query.select(fn.COUNT(1)).scalar() or 0
+        if not all(a.id in attribute_ids for a in known):
+            continue
+        driver, *others = sized(domain_id, [Known(a.id, (a.value_id,)) for a in known])
+        if driver.total == 0:
+            continue
+        matching, params = matching_from(domain_id, driver, others)
+        count = driver.total if not others else db.execute_sql(f"SELECT COUNT(*){matching}", params).fetchone()[0]
+        if count:
+            queries[domain_id] = (f"SELECT d.product_id{matching}", params)
+            counts[domain_id] = count
     return MatchedVehicles(queries, counts)
