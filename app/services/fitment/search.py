@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from peewee import JOIN, SQL, Case, Join, Value, fn
 
-from app.db import is_postgres
+from app.db import is_postgres, param, prepared
 from app.errors import ApiError
 from app.models import Compatibility, CompatibilityRule, Item, Product
 from app.services.catalog import search_items
@@ -73,7 +73,10 @@ def search_fitting_items(site_id, q, *, limit, offset, sort, category_id=None, c
 
 
 def require_product(product_id):
-    product = Product.get_or_none(Product.id == product_id)
+    """The product (id and domain), or 404; prepared, as every B1 search and B3 check reads it."""
+    sql, params = prepared("fitment_product", lambda: Product.select(Product.id, Product.domain)
+                           .where(Product.id == param("id")), {"id": product_id})
+    product = next(iter(Product.raw(sql, *params)), None)
     if product is None:
         raise ApiError(404, "product_not_found", f"Product {product_id} does not exist")
     return product
@@ -87,7 +90,7 @@ def _filter_narrow(site_id, known):
         return FitmentNarrow(_nothing(), 1)
     single = matched.single_product_id()
     if single is not None:  # one vehicle meant: its note and restrictions are shown, as in B1
-        return FitmentNarrow(_fits_product(Product.get_by_id(single)), 1)
+        return FitmentNarrow(_fits_product(require_product(single)), 1)
     return FitmentNarrow(_fits_products(matched), matched.total)
 
 
@@ -123,7 +126,7 @@ def _fits_products(matched):
                                        _NULL.alias("restrictions"))
                   .where(Compatibility.product.in_(matched.product_ids()))
                   .group_by(Compatibility.item))
-    return by_product.union_all(_universal({d: n for d, n in matched.counts.items() if n}, _NULL, _NULL, _NULL))
+    return by_product.union_all(_universal(matched.counts, _NULL, _NULL, _NULL))
 
 
 def _nothing():
