@@ -74,9 +74,12 @@ def test_other_items_and_sites_stay_out(fitment):
     assert response.status_code == 200 and response.get_json()["results"] == []
 
 
-def test_unknown_product_is_404(fitment):
+def test_unknown_product_or_site_is_404(fitment):
     response = fitment.get("/sites/MLA/search?compatible_with=MLA99999")
     assert response.status_code == 404 and response.get_json()["error"] == "product_not_found"
+    for query in ("compatible_with=MLA90001", f"compatibility_filter={GOL_2010_FILTER}"):
+        response = fitment.get(f"/sites/MLX/search?{query}")
+        assert response.status_code == 404 and response.get_json()["error"] == "site_not_found", query
 
 
 def test_malformed_filter_is_400_naming_the_part(fitment):

@@ -12,7 +12,7 @@ from peewee import JOIN, SQL, Case, Join, Value, fn
 from app.db import is_postgres, param, prepared
 from app.errors import ApiError
 from app.models import Compatibility, CompatibilityRule, Item, Product
-from app.services.catalog import search_items
+from app.services.catalog import get_site, search_items
 from app.services.fitment.vehicles import KnownAttribute, match_vehicles, require_known_attributes, vehicle_domains
 from app.services.fitment.visibility import buyer_note, buyer_restrictions
 
@@ -83,7 +83,11 @@ def require_product(product_id):
 
 
 def _filter_narrow(site_id, known):
-    domains = vehicle_domains(site_id) if "\x00" not in site_id else {}
+    # An unknown site is a 404 before its vehicles can make the filter a 400 (PostgreSQL refuses NUL).
+    if "\x00" in site_id:
+        raise ApiError(404, "site_not_found", f"Site {site_id!r} does not exist")
+    get_site(site_id)
+    domains = vehicle_domains(site_id)
     require_known_attributes(domains, known)
     matched = match_vehicles(domains, known)
     if matched.total == 0:
