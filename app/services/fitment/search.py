@@ -83,11 +83,13 @@ def require_product(product_id):
 
 
 def _filter_narrow(site_id, known):
-    # An unknown site is a 404 before its vehicles can make the filter a 400 (PostgreSQL refuses NUL).
+    # An unknown site (it has no vehicles) is a 404 before the filter can be a 400 for want of
+    # them; PostgreSQL refuses NUL in a parameter, which no site id holds.
     if "\x00" in site_id:
         raise ApiError(404, "site_not_found", f"Site {site_id!r} does not exist")
-    get_site(site_id)
     domains = vehicle_domains(site_id)
+    if not domains:
+        get_site(site_id)
     require_known_attributes(domains, known)
     matched = match_vehicles(domains, known)
     if matched.total == 0:
