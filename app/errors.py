@@ -16,7 +16,7 @@ CODES = {
           "too_many_restriction_values", "invalid_copy_source", "copy_source_without_compatibilities",
           "item_not_active", "category_without_compatibilities", "exception_already_reported",
           "snapshot_not_found", "invalid_category", "domain_not_active", "missing_required_attributes",
-          "chart_validation_error"),
+          "chart_validation_error", "unknown_attribute", "repeated_attribute"),
     401: ("invalid_token", "invalid_client"),
     403: ("forbidden", "catalog_compatibility_not_deletable", "order_without_claims", "chart_read_only"),
     404: ("not_found", "item_not_found", "product_not_found", "domain_not_found", "compatibility_not_found",

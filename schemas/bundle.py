@@ -61,9 +61,18 @@ class BundleApplicationSchema(Record):
     redirect_uri = text(required=False, max_length=500)
 
 
+# The finder's description of a domain attribute (extensions.md F); what a bundle omits gets these.
+ATTRIBUTE_HIERARCHIES = ("PARENT_PK", "CHILD_PK", "FAMILY", "ITEM", "CHILD_DEPENDENT")
+ATTRIBUTE_DEFAULTS = {"value_type": "list", "hierarchy": "CHILD_PK", "relevance": 3}
+
+
 class BundleDomainAttributeSchema(Record):
     id = text(max_length=100)
     name = text(max_length=200)
+    value_type = fields.String(load_default=ATTRIBUTE_DEFAULTS["value_type"], validate=validate.Length(min=1, max=40))
+    hierarchy = fields.String(load_default=ATTRIBUTE_DEFAULTS["hierarchy"], validate=one_of(ATTRIBUTE_HIERARCHIES))
+    relevance = fields.Integer(load_default=ATTRIBUTE_DEFAULTS["relevance"], strict=True,
+                               validate=validate.Range(min=1, max=3))
 
 
 class BundleDomainSchema(Record):

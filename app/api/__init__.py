@@ -1,7 +1,7 @@
 """One blueprint per area, named as its service package; each numbered endpoint of the spec is one view."""
-from app.api import auth, catalog, charts, compat, health, history, items, orders
+from app.api import auth, catalog, charts, compat, finder, fitment, health, history, items, orders
 
-AREAS = (health, catalog, auth, items, compat, history, orders, charts)
+AREAS = (health, catalog, auth, items, compat, history, orders, charts, finder, fitment)
 
 
 def register_blueprints(api):

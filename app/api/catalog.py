@@ -3,13 +3,14 @@ rules of its domains (endpoint 1), restriction values (7) and the category predi
 from flask.views import MethodView
 
 from app.http.smorest import Blueprint
-from app.services import catalog
+from app.services import catalog, fitment
 from schemas.catalog import CompatibilityDomainEntrySchema, RestrictionValuesQuerySchema, RestrictionValuesSchema
 from schemas.domain_discovery import DomainDiscoveryQuerySchema, DomainPredictionSchema
 from schemas.examples import catalog as catalog_examples
 from schemas.examples import common as examples
+from schemas.examples import fitment as fitment_examples
 from schemas.examples import search as search_examples
-from schemas.search import SearchQueryArgsSchema, SearchResponseSchema
+from schemas.fitment import FitmentSearchQueryArgsSchema, FitmentSearchResponseSchema
 from schemas.sites import CurrencySchema, SiteSchema
 
 blp = Blueprint("catalog", __name__, description="Currencies, sites, site search, compatibility rules of domains "
@@ -56,15 +57,24 @@ class SiteById(MethodView):
 @blp.route("/sites/<site_id>/search")
 class SiteSearch(MethodView):
     @blp.auth("public")
-    @blp.errors("invalid_category", "site_not_found")
-    @blp.arguments(SearchQueryArgsSchema, location="query", as_kwargs=True)
-    @blp.response(200, SearchResponseSchema, example=search_examples.SEARCH)
-    def get(self, site_id, q, limit, offset, sort, category=None):
-        """Search the site's active items by the words of their titles
+    @blp.errors("invalid_category", "site_not_found", "product_not_found", "unknown_attribute")
+    @blp.arguments(FitmentSearchQueryArgsSchema, location="query", as_kwargs=True)
+    @blp.response(200, FitmentSearchResponseSchema, examples=fitment_examples.SEARCH_EXAMPLES)
+    def get(self, site_id, limit, offset, sort, q=None, category=None, compatible_with=None,
+            compatibility_filter=None):
+        """Search the site's active items by the words of their titles, or the parts that fit a vehicle
 
         Common conventions: paging, results, sort, available_sorts, filters, available_filters.
+        Buyer fitment (extensions.md B1, B2): `compatible_with` (a vehicle) or `compatibility_filter`
+        (a partly known one) keeps the items that fit, each result with `compatibility` (`status`
+        COMPATIBLE or UNDETERMINED; the moderated `note` and `restrictions` when one vehicle is meant);
+        `q` is then optional; a malformed filter is a 400 `validation_error` naming its part.
         """
-        return catalog.search_items(site_id, q, limit=limit, offset=offset, sort=sort, category_id=category)
+        if compatible_with is None and compatibility_filter is None:
+            return catalog.search_items(site_id, q, limit=limit, offset=offset, sort=sort, category_id=category)
+        return fitment.search_fitting_items(site_id, q, limit=limit, offset=offset, sort=sort, category_id=category,
+                                            compatible_with=compatible_with,
+                                            compatibility_filter=compatibility_filter)
 
 
 @blp.route("/catalog/dumps/domains/<site_id>/compatibilities")

@@ -10,6 +10,7 @@ from app.data.activity import compatibilities, exceptions, orders_and_claims, su
 from app.data.charts import size_charts
 from app.data.fashion import fashion_catalog
 from app.data.fashion_items import fashion_items
+from app.data.fitment_items import fitment_compatibilities, fitment_listings
 from app.data.heldout import DEMO_HELD_OUT_TITLES
 from app.data.part_items import ItemIds, VehicleIndex, part_listings
 from app.data.parts import part_catalog
@@ -40,6 +41,7 @@ def build_demo_bundle() -> dict:
     charts = size_charts()
     clothes = fashion_items(_rng("fashion-items"), charts, item_ids)
     orders, claims = orders_and_claims(_rng("orders"), listings, index)
+    fitting = fitment_listings(_rng("fitment-items"), index, item_ids)
 
     return {
         "sites": SITES,
@@ -51,8 +53,9 @@ def build_demo_bundle() -> dict:
         "domain_compatibilities": main_entries + part_entries,
         "restriction_values": restriction_values,
         "products": products,
-        "items": [listing.item for listing in listings] + clothes,
-        "compatibilities": compatibilities(_rng("compatibilities"), listings),
+        "items": [listing.item for listing in listings] + clothes + [listing.item for listing in fitting],
+        "compatibilities": compatibilities(_rng("compatibilities"), listings)
+        + fitment_compatibilities(_rng("fitment-compatibilities"), fitting),
         "suggestions": suggestions(_rng("suggestions"), listings, index),
         "exceptions": exceptions(listings),
         "orders": orders,

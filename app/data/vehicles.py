@@ -19,6 +19,12 @@ VEHICLE_CATEGORIES = {
     "MOTORCYCLES": ("1763", {"es": "Motos", "pt": "Motos"}),
 }
 VEHICLE_ATTRIBUTES = ("BRAND", "MODEL", "VEHICLE_YEAR", "SHORT_VERSION", "ENGINE", "FUEL_TYPE")
+# How the finder describes each (extensions.md F): brand, model and year identify the parent vehicle;
+# version and engine refine it and are primary too; fuel is a secondary filter.
+VEHICLE_ATTRIBUTE_ROLES = {
+    "BRAND": ("PARENT_PK", 1), "MODEL": ("PARENT_PK", 1), "VEHICLE_YEAR": ("PARENT_PK", 1),
+    "SHORT_VERSION": ("CHILD_PK", 1), "ENGINE": ("CHILD_PK", 1), "FUEL_TYPE": ("CHILD_PK", 2),
+}
 
 # Words of a version label that belong to the engine rather than to the trim.
 ENGINE_TECH = {"TDI", "TSI", "MSI", "Msi", "MPI", "HDi", "THP", "dCi", "TDCi", "CRDi", "CTDI", "VCDi", "TD", "SD",
@@ -72,7 +78,10 @@ def vehicle_domains():
         domain_id = f"{site_id}-{suffix}"
         names = VEHICLE_ATTRIBUTE_NAMES[language(site_id)]
         domains.append({"id": domain_id, "site_id": site_id, "name": localized(VEHICLE_DOMAIN_NAMES[suffix], site_id),
-                        "attributes": [{"id": attr, "name": names[attr]} for attr in VEHICLE_ATTRIBUTES]})
+                        "attributes": [{"id": attr, "name": names[attr], "value_type": "list",
+                                        "hierarchy": VEHICLE_ATTRIBUTE_ROLES[attr][0],
+                                        "relevance": VEHICLE_ATTRIBUTE_ROLES[attr][1]}
+                                       for attr in VEHICLE_ATTRIBUTES]})
         number, category_names = VEHICLE_CATEGORIES[suffix]
         categories.append({"id": f"{site_id}{number}", "site_id": site_id,
                            "name": localized(category_names, site_id), "domain_id": domain_id})

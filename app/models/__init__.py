@@ -16,6 +16,7 @@ from app.models.catalog import (
 from app.models.charts import Chart, ChartDomain, ChartFilterValue, ChartRow, TechnicalSpec
 from app.models.common import Currency, Site
 from app.models.compatibilities import Compatibility
+from app.models.finder import FinderDomain, FinderFacet, FinderPairFacet
 from app.models.history import CompatibilityChange
 from app.models.items import CompatibilityException, Item, Suggestion
 from app.models.orders import Claim, Order
@@ -26,6 +27,7 @@ ALL_MODELS = [
     RestrictionAttribute, RestrictionValue, Product, ProductAttribute, DomainDiscoveryTerm,
     Item, Suggestion, CompatibilityException, Compatibility, Order, Claim,
     ChartDomain, TechnicalSpec, Chart, ChartRow, ChartFilterValue, CatalogVersion, CompatibilityChange,
+    FinderDomain, FinderFacet, FinderPairFacet,
 ]
 
 __all__ = [m.__name__ for m in ALL_MODELS] + ["ALL_MODELS"]

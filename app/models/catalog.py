@@ -95,7 +95,7 @@ class ProductAttribute(BaseModel):
     attribute_id = CharField(max_length=100)
     value_id = CharField(max_length=100, null=True)
     value_name = CharField(max_length=255, null=True)
-    value_key = CharField(max_length=255, null=True)  # value_name lower-cased
+    value_key = CharField(max_length=255, null=True)  # value_name without case or accents
     position = IntegerField(default=0)
 
     class Meta:

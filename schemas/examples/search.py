@@ -2,7 +2,7 @@
 
 # GET /sites/MLA/search?q=pastillas%20freno&limit=2
 SEARCH = {
-    "site_id": "MLA", "query": "pastillas freno", "paging": {"total": 22, "offset": 0, "limit": 2},
+    "site_id": "MLA", "query": "pastillas freno", "paging": {"total": 23, "offset": 0, "limit": 2},
     "results": [
         {
             "id": "MLA1500000029", "site_id": "MLA",
@@ -24,7 +24,7 @@ SEARCH = {
         {
             "id": "category", "name": "Categorías", "type": "text",
             "values": [
-                {"id": "MLA1747", "name": "Pastillas de freno", "results": 18},
+                {"id": "MLA1747", "name": "Pastillas de freno", "results": 19},
                 {"id": "MLA86838", "name": "Pastillas de freno para motos", "results": 4},
             ],
         },

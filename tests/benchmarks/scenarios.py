@@ -9,7 +9,16 @@ import urllib.parse
 from dataclasses import dataclass, field
 
 from app.data.demo import DEMO_HELD_OUT_TITLES
-from tests.benchmarks.catalog import HISTORY_RECORDS, PART_DOMAIN, PER_ITEM, TOKEN, family
+from tests.benchmarks.catalog import (
+    BRANDS,
+    CHILDREN_PER_PARENT,
+    HISTORY_RECORDS,
+    PART_DOMAIN,
+    PER_ITEM,
+    TOKEN,
+    block_children,
+    family,
+)
 
 SUMMARY_ITEMS = 100
 FAMILIES_PER_EMPTY_ITEM = 40
@@ -30,6 +39,7 @@ class Scenario:
     notes: list = field(default_factory=list)
     env: dict = None  # settings of its own: measured on a gunicorn of its own
     prepare: object = None  # prepare(port) -> requests, for pools that need the server's answers
+    growth: float = None  # the largest p50 ratio allowed from --products to 10 x (default: run.GROWTH_TARGET)
 
     def target_text(self):
         parts = []
@@ -145,12 +155,57 @@ def domain_discovery():
                     _expect(test=lambda b: isinstance(b, list)), ratio=0.4, token="")
 
 
+def _fitted_blocks(catalog, count=1000):
+    """Blocks whose products some item fits (items 0 .. full_items - 1 fit block n % blocks)."""
+    return range(0, min(catalog.blocks, catalog.full_items), max(1, min(catalog.blocks, catalog.full_items) // count))
+
+
+def _fits_everything(body):
+    return body["results"] and all(r["compatibility"]["status"] == "COMPATIBLE" for r in body["results"])
+
+
+def fitment_compatible_with(catalog):
+    """B1: the first page of the parts that fit one vehicle (a child product)."""
+    paths = [f"/sites/MLA/search?compatible_with={block_children(b)[b % PER_ITEM]}" for b in _fitted_blocks(catalog)]
+    return Scenario("fitment: GET /sites/MLA/search?compatible_with (first page)",
+                    [("GET", p, None) for p in paths],
+                    _expect(test=_fits_everything, what="fitting items"), p50_ms=15, token="")
+
+
+def fitment_filter(catalog):
+    """B2: brand + model + year, the 10 versions of one model year."""
+    paths = [f"/sites/MLA/search?compatibility_filter=BRAND:BB{b % len(BRANDS)};MODEL:BM{b};"
+             f"VEHICLE_YEAR:{2000 + b % (PER_ITEM // CHILDREN_PER_PARENT)}" for b in _fitted_blocks(catalog)]
+    return Scenario("fitment: GET /sites/MLA/search?compatibility_filter (brand+model+year)",
+                    [("GET", p, None) for p in paths],
+                    _expect(test=_fits_everything, what="fitting items"), p50_ms=25, token="")
+
+
+def fitment_check(catalog):
+    """B3 by product id: item n fits the products of block n % blocks."""
+    items = catalog.compatible_items
+    requests = [("POST", f"/items/{items[n]}/check_compatibility",
+                 {"product_id": block_children(n % catalog.blocks)[n % PER_ITEM]})
+                for n in range(0, catalog.full_items, max(1, catalog.full_items // 1000))]
+    return Scenario("fitment: POST /items/{id}/check_compatibility (product)", requests,
+                    _expect(test=lambda b: b["compatibility_status"] == "COMPATIBLE", what="COMPATIBLE"),
+                    ratio=0.4, token="")
+
+
 def all_scenarios(catalog):
     return [health(), item_read(catalog), compat_list(catalog), family_post(catalog), family_count(catalog),
             summary(catalog), chart_search(), domain_discovery(), history_page(catalog), list_not_modified(catalog),
+            *finder_scenarios(catalog), fitment_compatible_with(catalog), fitment_filter(catalog),
+            fitment_check(catalog),
             family_post(catalog, history=False)]
 
 
 def growth_scenarios(catalog):
-    return [health(), compat_list(catalog), family_count(catalog)]
+    return [health(), compat_list(catalog), family_count(catalog), *finder_scenarios(catalog)]
+
+
+def finder_scenarios(catalog):
+    from tests.benchmarks.finder_scenarios import finder_scenarios as build
+
+    return build(catalog, Scenario, _expect)
 

@@ -39,7 +39,8 @@ KNOWN = {"item_id": ["MLA100", "MLA101", "MLA102", "MLA103", "MLA200", "MLB300"]
          "chart_id": ["300", "100", "301"], "row_id": ["300:1", "300:2"],
          "site_id": ["MLA", "MLB", "MLU"],
          "domain_id": ["MLA-BRAKE_PADS", "MLA-SNEAKERS", "SNEAKERS", "MLA-CARS_AND_VANS"],
-         "currency_id": ["ARS"], "seller_id": [str(SELLER), "1002"]}
+         "currency_id": ["ARS"], "seller_id": [str(SELLER), "1002"],
+         "attribute_id": ["BRAND", "MODEL", "VEHICLE_YEAR"], "product_id": ["MLA90001", "MLA8001"]}
 JSONP_SEEN = []  # the real statuses found inside JSONP answers, for the closing figures
 JSONP = re.compile(r"^/\*\*/([A-Za-z_$][\w$.]*)\((.*)\);$", re.S)
 

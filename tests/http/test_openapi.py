@@ -25,6 +25,7 @@ REPLAYS = [
     ("post", "/oauth/token", "/oauth/token", {}, False),
     # Relevance ranks ties differently on SQLite (FTS5) and PostgreSQL: same keys, not the same page.
     ("get", "/sites/{site_id}/search", "/sites/MLA/search?q=pastillas%20freno&limit=2", {}, False),
+    ("post", "/items/{item_id}/check_compatibility", "/items/MLA1500000158/check_compatibility", {}, True),
     ("get", "/items/{item_id}", "/items/MLA1500000016", SELLER_PARTS, True),
     ("get", "/users/{seller_id}/items/search", "/users/1001/items/search?tags=incomplete_compatibilities",
      SELLER_PARTS, True),
@@ -45,6 +46,12 @@ REPLAYS = [
     ("post", "/catalog/charts/search", "/catalog/charts/search?limit=2",
      {**SELLER_FASHION, "x-caller-id": "1003"}, True),
     ("post", "/catalog/charts", "/catalog/charts", SELLER_FASHION, False),
+    ("get", "/catalog_domains/{domain_id}", "/catalog_domains/MLA-CARS_AND_VANS", SELLER_PARTS, True),
+    ("post", "/catalog_domains/{domain_id}/attributes/{attribute_id}/top_values",
+     "/catalog_domains/MLA-CARS_AND_VANS/attributes/MODEL/top_values", SELLER_PARTS, True),
+    ("post", "/catalog_compatibilities/products_search/chunks", "/catalog_compatibilities/products_search/chunks",
+     SELLER_PARTS, True),
+    ("get", "/products/{product_id}", "/products/MLA15903638", SELLER_PARTS, True),
 ]
 
 

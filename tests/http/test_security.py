@@ -69,11 +69,23 @@ def row_counts(run_db):
     return run_db(lambda: {model.__name__: model.select().count() for model in ALL_MODELS})
 
 
+# extensions.md B3: a buyer checks a listing against a vehicle without a token.
+PUBLIC_SCOPED = {("POST", "/items/<item_id>/check_compatibility")}
+
+
 def scoped_rules(app):
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
         if set(rule.arguments) & SCOPED:
             for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
-                yield method, rule
+                if (method, rule.rule) not in PUBLIC_SCOPED:
+                    yield method, rule
+
+
+def test_the_public_item_check_shows_no_private_data_to_anyone(client):
+    for headers in ({}, ATTACKER_H, bearer("not-a-token")):
+        response = client.post("/items/MLA100/check_compatibility", json={"product_id": "MLA90003"}, headers=headers)
+        assert response.get_json()["compatibility_status"] == "COMPATIBLE", response.get_json()
+        assert_no_private_compatibility_data(response.get_json())
 
 
 # Values for the other path parameters a scoped route may have.

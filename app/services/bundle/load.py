@@ -19,6 +19,8 @@ from app.models.base import utcnow
 from app.services.auth import tokens as auth
 from app.services.bundle.lookup import chunks
 from app.services.bundle.sql import delete_in, insert_rows, select_in
+from app.services.catalog.text_normalize import value_key
+from app.services.finder.facets import refresh_facets
 
 
 def upsert(model, fields, rows, key, keep_when_missing=()):
@@ -154,7 +156,7 @@ def load_products(records, ctx):
     are written, so re-importing a large unchanged catalog costs reads, not rewrites."""
     products = {r["id"]: (r["domain_id"], ctx.site_of_product(r), r["name"], r.get("parent_id")) for r in records}
     attributes = {r["id"]: [(r["domain_id"], r.get("parent_id") is not None, a["id"], a.get("value_id"),
-                             a.get("value_name"), _lower(a.get("value_name")), n)
+                             a.get("value_name"), value_key(a.get("value_name")), n)
                             for n, a in enumerate(r["attributes"])] for r in records}
     stored_products, stored_attributes = _stored_products(list(products))
     product_fields = ["id", "domain", "site", "name", "parent_id"]
@@ -162,6 +164,8 @@ def load_products(records, ctx):
     upsert(Product, product_fields, [(pid, *row) for pid, row in products.items()
                                      if pid in stored_products and stored_products[pid] != row], ["id"])
     _write_attributes(attributes, stored_attributes)
+    # A product may have moved between domains: both lose or gain counts.
+    refresh_facets({row[0] for row in products.values()} | {row[0] for row in stored_products.values()})
 
 
 ATTRIBUTE_FIELDS = ["product", "domain_id", "is_child", "attribute_id", "value_id", "value_name", "value_key",
@@ -187,10 +191,6 @@ def _write_attributes(attributes, stored_attributes):
     insert_rows(ProductAttribute, ATTRIBUTE_FIELDS,
                 [(pid, *row) for pid in fresh + replaced for row in attributes[pid]])
     upsert(ProductAttribute, ATTRIBUTE_FIELDS, changed_rows, ["product", "attribute_id"])
-
-
-def _lower(text):
-    return text.lower() if text is not None else None
 
 
 def _stored_products(ids):

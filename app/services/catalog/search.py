@@ -1,4 +1,7 @@
-"""Item search of a site: full-text match over active items, paging, sorts and the category filter."""
+"""Item search of a site: full-text match over active items, paging, sorts and the category filter.
+
+A `narrow` (the buyer fitment of app/services/fitment) keeps only the items it joins and says for
+each result how it fits; with a narrow, `q` may be empty."""
 from dataclasses import dataclass
 
 from peewee import fn
@@ -28,20 +31,20 @@ class SearchPage(Page):
     available_filters: list
 
 
-def search_items(site_id, q, *, limit, offset, sort="relevance", category_id=None):
-    """One page of the site's active items whose titles hold every word of `q`."""
+def search_items(site_id, q, *, limit, offset, sort="relevance", category_id=None, narrow=None):
+    """One page of the site's active items whose titles hold every word of `q` (and that `narrow` keeps)."""
     if "\x00" in site_id:  # PostgreSQL refuses NUL in a string parameter, and no site id holds one
         raise not_found("site_not_found", f"Site {site_id!r} does not exist")
     site = get_site(site_id)
     language = site.language if site.language in _SORT_NAMES else "es"
     category = _category_of_site(site.id, category_id) if category_id else None
-    words = search_index.query_words(q)
-    counts = _category_counts(site.id, words) if words else []
+    words = search_index.query_words(q or "")
+    counts = _category_counts(site.id, words, narrow) if words or narrow else []
     if category is not None:
         total = next((c["results"] for c in counts if c["id"] == category.id), 0)
     else:
         total = sum(c["results"] for c in counts)
-    results = _page(site.id, words, category, sort, limit, offset) if total and offset < total else []
+    results = _page(site.id, words, narrow, category, sort, limit, offset) if total and offset < total else []
     return SearchPage(
         results, total, offset, limit, site_id=site.id, query=q, sort=_sort(sort, language),
         available_sorts=[_sort(s, language) for s in SORTS if s != sort],
@@ -60,16 +63,20 @@ def _category_of_site(site_id, category_id):
     return category
 
 
-def _matching(site_id, words, *columns):
-    query = Item.select(*columns)
-    query, rank = search_index.match(query, Item, words)
+def _matching(site_id, words, narrow, *columns, annotate=False):
+    query, rank = Item.select(*columns), None
+    if narrow is not None:  # first: it may set the FROM clause the word match then joins to
+        query = narrow.join(query, annotate)
+        rank = narrow.rank()
+    if words:
+        query, rank = search_index.match(query, Item, words)
     return query.where((Item.site == site_id) & (Item.status == "active")), rank
 
 
-def _category_counts(site_id, words):
+def _category_counts(site_id, words, narrow):
     """Results per category of the whole matching set, one GROUP BY."""
     count = fn.COUNT(Item.id)
-    query, _ = _matching(site_id, words, Item.category, count.alias("results"))
+    query, _ = _matching(site_id, words, narrow, Item.category, count.alias("results"))
     rows = query.group_by(Item.category).order_by(count.desc(), Item.category).tuples()
     counts = [{"id": category_id, "results": n} for category_id, n in rows]
     names = dict(Category.select(Category.id, Category.name)
@@ -79,10 +86,10 @@ def _category_counts(site_id, words):
     return counts
 
 
-def _page(site_id, words, category, sort, limit, offset):
-    query, rank = _matching(site_id, words, Item.id, Item.site, Item.title, Item.price, Item.currency_id,
+def _page(site_id, words, narrow, category, sort, limit, offset):
+    query, rank = _matching(site_id, words, narrow, Item.id, Item.site, Item.title, Item.price, Item.currency_id,
                             Item.category, Item.domain, Item.seller, Item.official_store_id,
-                            Item.catalog_product_id, Item.catalog_listing, Item.status)
+                            Item.catalog_product_id, Item.catalog_listing, Item.status, annotate=True)
     if category is not None:
         query = query.where(Item.category == category.id)
     if sort == "price_asc":
@@ -91,7 +98,12 @@ def _page(site_id, words, category, sort, limit, offset):
         order = (Item.price.desc(nulls="LAST"), rank, Item.id)
     else:
         order = (rank, Item.id)
-    return list(query.order_by(*order).limit(limit).offset(offset))
+    # objects(): a narrow's columns come from its derived table and land on the item, as its own do.
+    rows = list(query.order_by(*order).limit(limit).offset(offset).objects())
+    if narrow is not None:
+        for item in rows:
+            item.compatibility = narrow.describe(item)
+    return rows
 
 
 def _sort(sort_id, language):

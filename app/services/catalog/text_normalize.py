@@ -26,6 +26,13 @@ def fold(text):
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
 
 
+def value_key(name):
+    """How attribute value names are compared (families' value_name, the finder): case and accents
+    ignored, so "citroen" finds "Citroën". Stored by the importer and folded here, in Python, so
+    SQLite and PostgreSQL compare alike."""
+    return fold(name.strip()) if name is not None else None
+
+
 def stem(word):
     """The singular-ish form of one folded word; short words and numbers are kept whole."""
     if len(word) <= 3 or word.isdigit():

@@ -10,6 +10,7 @@ from peewee import SQL, fn
 
 from app.errors import ApiError, require
 from app.models import Domain, ProductAttribute
+from app.services.catalog.text_normalize import value_key
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class FamilyCount:
 
 
 def _value_condition(pa, attribute):
-    """`value_id` exact, `value_name` case-insensitive, `value_ids` any of; the delete form's
+    """`value_id` exact, `value_name` ignoring case and accents, `value_ids` any of; the delete form's
     `values: [{id, name}]` matches any of its ids or names."""
     if attribute.get("value_id") is not None:
         return pa.value_id == attribute["value_id"]
@@ -39,11 +40,6 @@ def _value_condition(pa, attribute):
     if condition is None:
         raise ValueError("attribute without a value")  # the input schemas rule this out
     return condition
-
-
-def value_key(name):
-    """How value names are compared: the same folding the importer stores in value_key."""
-    return name.strip().lower()
 
 
 # Rows read at most to rank a family's attributes by selectivity.

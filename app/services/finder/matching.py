@@ -1,0 +1,73 @@
+"""The child products that match every known attribute, as SQL built from the request's shape.
+
+Each known attribute's size is read from the stored counts (FinderFacet), so the query starts from
+the smallest one (a model, not a brand) and checks the others by (product_id, attribute_id) lookups:
+its cost follows the smallest known value, not the catalog.
+"""
+from dataclasses import dataclass
+
+from app.db import db
+from app.models import finder as stored
+
+PA = "product_attribute"
+
+
+@dataclass
+class Sized:
+    """A known attribute with how many child products carry each of its values."""
+    attribute_id: str
+    value_ids: tuple
+    sizes: dict  # value_id -> child products
+
+    @property
+    def total(self):
+        return sum(self.sizes.values())
+
+    @property
+    def popular(self):
+        return tuple(v for v in self.value_ids if self.sizes.get(v, 0) >= stored.POPULAR_VALUE)
+
+    @property
+    def rare(self):
+        return tuple(v for v in self.value_ids if 0 < self.sizes.get(v, 0) < stored.POPULAR_VALUE)
+
+
+def marks(values):
+    return ", ".join([db.param] * len(values))
+
+
+def sized(domain_id, known):
+    """The known attributes with their value sizes, smallest first (one indexed read each)."""
+    out = []
+    for k in known:
+        # `=` for one value: with IN (?) SQLite picks the index in answer order and walks every value.
+        test, values = value_test("value_id", k.value_ids)
+        cursor = db.execute_sql(
+            f"SELECT value_id, SUM(metric) FROM finder_facet WHERE domain_id = {db.param} "
+            f"AND attribute_id = {db.param} AND {test} GROUP BY value_id", [domain_id, k.attribute_id, *values])
+        out.append(Sized(k.attribute_id, k.value_ids, {v: int(n) for v, n in cursor.fetchall()}))
+    return sorted(out, key=lambda s: s.total)
+
+
+def value_test(column, values):
+    """`column = ?` for one value (so an index gives its rows in product order), IN otherwise."""
+    if len(values) == 1:
+        return f"{column} = {db.param}", list(values)
+    return f"{column} IN ({marks(values)})", list(values)
+
+
+def matching_from(domain_id, driver, others, driver_values=None, join=("", ())):
+    """(FROM … WHERE …, params) of the products of `driver` (a Sized; `driver_values` narrows its
+    values) that also match every one of `others`; the product column is `d.product_id`. `join`
+    (sql, params) adds a join of the caller's (the attribute to count or to sort by)."""
+    sql, params = f" FROM {PA} d", []
+    for n, k in enumerate(others):
+        test, values = value_test(f"k{n}.value_id", k.value_ids)
+        sql += f" JOIN {PA} k{n} ON k{n}.product_id = d.product_id AND k{n}.attribute_id = {db.param} AND {test}"
+        params += [k.attribute_id, *values]
+    sql += join[0]
+    params += list(join[1])
+    test, values = value_test("d.value_id", driver_values or driver.value_ids)
+    sql += (f" WHERE d.domain_id = {db.param} AND d.is_child = {db.param} AND d.attribute_id = {db.param}"
+            f" AND {test}")
+    return sql, [*params, domain_id, True, driver.attribute_id, *values]

@@ -1,0 +1,58 @@
+"""Catalog products as the finder answers them (F3's results, F4): id, name, parent and attributes
+with their values, read for a whole page in two queries."""
+from dataclasses import dataclass, field
+
+from app.db import db
+from app.errors import ApiError
+from app.models import Product
+from app.services.finder.domains import require_domain
+from app.services.finder.matching import marks
+
+
+@dataclass(frozen=True)
+class Value:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class AttributeValues:
+    id: str
+    name: str
+    values: list
+
+
+@dataclass(frozen=True)
+class FinderProduct:
+    id: str
+    name: str
+    domain_id: str
+    site_id: str
+    parent_id: str
+    attributes: list = field(default_factory=list)  # AttributeValues, in the product's order
+
+
+def get_product(product_id):
+    """F4: one product (parent or child), or 404 `not_found`."""
+    row = Product.get_or_none(Product.id == product_id)
+    if row is None:
+        raise ApiError(404, "not_found", f"Product {product_id} does not exist")
+    return products_by_id([product_id], require_domain(row.domain_id).attribute_names())[0]
+
+
+def products_by_id(ids, attribute_names):
+    """The products of `ids`, in that order; attributes named as the domain names them (their id
+    when the domain does not describe them)."""
+    if not ids:
+        return []
+    rows = db.execute_sql(
+        f"SELECT id, name, domain_id, site_id, parent_id FROM product WHERE id IN ({marks(ids)})", list(ids))
+    products = {r[0]: r for r in rows.fetchall()}
+    attributes = {}
+    cursor = db.execute_sql(
+        f"SELECT product_id, attribute_id, value_id, value_name FROM product_attribute"
+        f" WHERE product_id IN ({marks(ids)}) ORDER BY product_id, position", list(ids))
+    for product_id, attribute_id, value_id, value_name in cursor.fetchall():
+        attributes.setdefault(product_id, []).append(AttributeValues(
+            attribute_id, attribute_names.get(attribute_id, attribute_id), [Value(value_id, value_name)]))
+    return [FinderProduct(*products[i], attributes.get(i, [])) for i in ids if i in products]

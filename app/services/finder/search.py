@@ -1,0 +1,78 @@
+"""F3: the child products of a domain that match every known attribute, a page of them sorted by
+one attribute's value name (or by id), with the exact total.
+
+The total comes from the stored counts when at most one attribute is known (a value's count, or
+the domain's child products); otherwise it is counted over the smallest known attribute's
+products. The page is read the same way: a single known value sorted by id walks the index of
+that value in product order, so offset 10,000 reads 10,050 index entries whatever the catalog.
+"""
+from dataclasses import dataclass
+
+from app.db import db
+from app.errors import ApiError
+from app.models.finder import FinderDomain
+from app.services.finder.domains import known_attributes, require_attribute, require_domain
+from app.services.finder.matching import PA, matching_from, sized
+from app.services.finder.products import products_by_id
+
+
+@dataclass(frozen=True)
+class Paging:
+    total: int
+    offset: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class ProductPage:
+    results: list
+    paging: Paging
+
+
+def search_products(domain_id, site_id, known, limit, offset, sort=None):
+    domain = require_domain(domain_id)
+    if site_id != domain.site_id:
+        raise ApiError(400, "site_mismatch", f"Domain {domain.id} is of site {domain.site_id}, not {site_id}",
+                       [{"code": "site_mismatch", "message": f"site_id must be {domain.site_id}",
+                         "field": "site_id"}])
+    known = sized(domain.id, known_attributes(domain, known))
+    if sort:
+        require_attribute(domain, sort["attribute_id"], "sort.attribute_id")
+    total = _total(domain.id, known)
+    ids = _page(domain.id, known, sort, limit, offset) if total > offset else []
+    return ProductPage(products_by_id(ids, domain.attribute_names()), Paging(total, offset, limit))
+
+
+def _total(domain_id, known):
+    if not known:
+        row = FinderDomain.get_or_none(FinderDomain.domain_id == domain_id)
+        return row.child_products if row else 0
+    if len(known) == 1 or known[0].total == 0:
+        return known[0].total  # values of one attribute never share a product: their counts add up
+    matching, params = matching_from(domain_id, known[0], known[1:])
+    return db.execute_sql(f"SELECT COUNT(*){matching}", params).fetchone()[0]
+
+
+def _page(domain_id, known, sort, limit, offset):
+    if known:
+        join = ("", ())
+        if sort:
+            join = (f" LEFT JOIN {PA} s ON s.product_id = d.product_id AND s.attribute_id = {db.param}",
+                    [sort["attribute_id"]])
+        matching, params = matching_from(domain_id, known[0], known[1:], join=join)
+        product = "d.product_id"
+    else:
+        # No known attribute: every child product of the domain.
+        matching = f" FROM product p WHERE p.domain_id = {db.param} AND p.parent_id IS NOT NULL"
+        params, product = [domain_id], "p.id"
+        if sort:
+            matching = matching.replace(" WHERE ", f" LEFT JOIN {PA} s ON s.product_id = p.id"
+                                                   f" AND s.attribute_id = {db.param} WHERE ", 1)
+            params = [sort["attribute_id"], *params]
+    order = product
+    if sort:
+        # Products without the sort attribute come last in either direction.
+        order = f"s.value_name IS NULL, s.value_name {sort['order']}, {product}"
+    cursor = db.execute_sql(f"SELECT {product}{matching} ORDER BY {order} LIMIT {db.param} OFFSET {db.param}",
+                            [*params, limit, offset])
+    return [row[0] for row in cursor.fetchall()]

@@ -1,0 +1,90 @@
+"""B3: does one item fit one vehicle (a product) or a partly known one (attribute values)?"""
+from dataclasses import dataclass, field
+
+from peewee import JOIN
+
+from app.db import execute_prepared, param
+from app.models import Compatibility, CompatibilityRule, Product
+from app.services.auth.ownership import require_item
+from app.services.fitment.search import COMPATIBLE, UNDETERMINED, require_product
+from app.services.fitment.vehicles import KnownAttribute, match_vehicles, require_known_attributes, vehicle_domains
+from app.services.fitment.visibility import buyer_note, buyer_restrictions
+
+NOT_COMPATIBLE = "NOT_COMPATIBLE"
+MAX_PRODUCT_IDS = 50
+
+
+@dataclass
+class CompatibilityCheck:
+    compatibility_status: str
+    product_ids: list = field(default_factory=list)
+    note: str = None
+    restrictions: list = None
+
+
+def check_compatibility(item_id, product_id=None, attributes=None):
+    """By `product_id`, or by `attributes` ([{id, value_id}]); closed and paused items answer too."""
+    item = require_item(item_id)
+    if product_id is not None:
+        return _check_product(item, product_id)
+    known = [KnownAttribute(a["id"], a["value_id"], f"attributes.{n}.id") for n, a in enumerate(attributes)]
+    return _check_vehicle(item, known)
+
+
+def _product_query():
+    """The product, the item's rule towards its domain, and the item's compatibility with it or its
+    universal setting: one prepared query, each join a unique-index lookup."""
+    rule, by_product, universal = CompatibilityRule.alias("r"), Compatibility.alias("c"), Compatibility.alias("u")
+    return (Product
+            .select(Product.site, rule.id.alias("rule_id"), by_product.id.alias("compat_id"),
+                    by_product.note, by_product.note_status, by_product.restrictions,
+                    universal.id.alias("universal_id"))
+            .join(rule, JOIN.LEFT_OUTER,
+                  on=((rule.domain == param("item_domain")) & (rule.compatible_domain == Product.domain)
+                      & (rule.type == "EXTENSION")))
+            .join(by_product, JOIN.LEFT_OUTER, on=((by_product.item == param("item"))
+                                                   & (by_product.product == Product.id)), src=Product)
+            .join(universal, JOIN.LEFT_OUTER, on=((universal.item == param("item"))
+                                                  & universal.product.is_null(True)
+                                                  & (universal.universal == True)), src=Product)  # noqa: E712
+            .where(Product.id == param("product")))
+
+
+def _check_product(item, product_id):
+    cursor = execute_prepared("fitment_check_product", _product_query,
+                              {"item": item.id, "item_domain": item.domain_id, "product": product_id})
+    row = cursor.fetchone()
+    if row is None:
+        require_product(product_id)  # raises the 404
+    site_id, rule_id, compat_id, note, note_status, restrictions, universal_id = row
+    if site_id != item.site_id or rule_id is None or (compat_id is None and universal_id is None):
+        return CompatibilityCheck(NOT_COMPATIBLE)
+    return CompatibilityCheck(COMPATIBLE, [product_id], buyer_note(note, note_status),
+                              buyer_restrictions(restrictions) or None)
+
+
+def _check_vehicle(item, attributes):
+    domains = vehicle_domains(item.site_id)
+    require_known_attributes(domains, attributes)
+    loadable = set(CompatibilityRule.select(CompatibilityRule.compatible_domain)
+                   .where(CompatibilityRule.domain == item.domain_id, CompatibilityRule.type == "EXTENSION")
+                   .tuples())
+    loadable = {domain_id for (domain_id,) in loadable}
+    matched = match_vehicles({d: a for d, a in domains.items() if d in loadable}, attributes)
+    if matched.total == 0:
+        return CompatibilityCheck(NOT_COMPATIBLE)
+    single = matched.single_product_id()
+    if single is not None:
+        return _check_product(item, single)
+    if item.is_universal:  # it fits every product of the domains it may load, which are the ones matched
+        column = Product.id
+        fitting, fits = Product.select(column).where(column.in_(matched.product_ids())), matched.total
+    else:
+        column = Compatibility.product
+        fitting = Compatibility.select(column).where(Compatibility.item == item.id,
+                                                     column.in_(matched.product_ids()))
+        fits = fitting.count()
+    if not fits:
+        return CompatibilityCheck(NOT_COMPATIBLE)
+    ids = [pid for (pid,) in fitting.order_by(column).limit(MAX_PRODUCT_IDS).tuples()]
+    return CompatibilityCheck(COMPATIBLE if fits >= matched.total else UNDETERMINED, ids)

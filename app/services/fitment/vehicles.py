@@ -1,0 +1,106 @@
+"""A partly known vehicle (attribute ids and value ids, as B2's filter and B3's body give it) and the
+child products it means, in the vehicle domains of a site.
+
+The matching is the vehicle finder's (app/services/finder/matching.py): each known value's size read
+from the stored facet counts, the smallest one driving index lookups of the others, so its cost
+follows the most selective value (a model year: ten products), not the catalog.
+"""
+from dataclasses import dataclass
+
+from peewee import SQL
+
+from app.db import db
+from app.errors import ApiError
+from app.models import CompatibilityRule, Domain
+from app.services.finder.matching import Sized, matching_from
+
+
+@dataclass(frozen=True)
+class KnownAttribute:
+    id: str
+    value_id: str
+    field: str  # where the request named it, for the 400 that names it
+
+
+@dataclass(frozen=True)
+class MatchedVehicles:
+    """The child products a partial vehicle means: (SELECT product_id ..., params) per vehicle domain."""
+    queries: dict  # {vehicle domain id: (sql, params)} of the domains with matching products
+    counts: dict  # {vehicle domain id: matching child products}
+
+    @property
+    def total(self):
+        return sum(self.counts.values())
+
+    def product_ids(self):
+        """One parenthesised SELECT of every matching product id, for `column.in_(...)`."""
+        parts = [self.queries[d] for d in sorted(self.queries)]
+        return SQL("(" + " UNION ALL ".join(sql for sql, _ in parts) + ")", [p for _, ps in parts for p in ps])
+
+    def single_product_id(self):
+        """The one product meant, when exactly one is."""
+        if self.total != 1:
+            return None
+        sql, params = next(iter(self.queries.values()))
+        return db.execute_sql(sql, params).fetchone()[0]
+
+
+def vehicle_domains(site_id):
+    """{vehicle domain id: its attribute ids} for the domains of `site_id` that some item domain can
+    be made compatible with (those are the vehicles; their products carry the attributes)."""
+    rows = (Domain.select(Domain.id, Domain.attributes)
+            .where(Domain.site == site_id,
+                   Domain.id.in_(CompatibilityRule.select(CompatibilityRule.compatible_domain)))
+            .order_by(Domain.id))
+    return {row.id: [a["id"] for a in row.attributes or ()] for row in rows}
+
+
+def require_known_attributes(domains, known):
+    """400 naming the first attribute no vehicle domain of the site has."""
+    described = set().union(*domains.values()) if domains else set()
+    for attribute in known:
+        if attribute.id not in described:
+            raise ApiError(400, "unknown_attribute",
+                           f"{attribute.field}: attribute {attribute.id} is not an attribute of the site's "
+                           f"vehicles ({', '.join(sorted(described)) or 'none'})",
+                           [{"code": "unknown_attribute", "message": f"unknown attribute {attribute.id}",
+                             "field": attribute.field}])
+
+
+def value_sizes(domain_ids, known):
+    """{(domain, attribute, value): child products} of every known value in every domain, from the
+    finder's stored counts in one query (the finder's `sized` reads one value per query). One exact
+    (domain, attribute, value) test per value, which each probe the counts' covering index."""
+    if not domain_ids:
+        return {}
+    tests = [(d, a.id, a.value_id) for d in domain_ids for a in known]
+    mark = db.param
+    where = " OR ".join([f"(domain_id = {mark} AND attribute_id = {mark} AND value_id = {mark})"] * len(tests))
+    cursor = db.execute_sql(f"SELECT domain_id, attribute_id, value_id, SUM(metric) FROM finder_facet "
+                            f"WHERE {where} GROUP BY domain_id, attribute_id, value_id",
+                            [v for test in tests for v in test])
+    return {(d, a, v): int(n) for d, a, v, n in cursor.fetchall()}
+
+
+def match_vehicles(domains, known):
+    """The child products of `domains` ({id: attribute ids}) that carry every known value.
+
+    A domain lacking one of the attributes has no product that carries it, and one where a known
+    value has no product (its stored count is 0) has none either: both are left out without a query.
+    Otherwise the finder's matching: the smallest known value drives, the others are index lookups."""
+    candidates = [d for d, attribute_ids in domains.items() if all(a.id in attribute_ids for a in known)]
+    sizes = value_sizes(candidates, known)
+    queries, counts = {}, {}
+    for domain_id in candidates:
+        # As the finder's `sized`: smallest first, so the rarest value drives the join.
+        sized = [Sized(a.id, (a.value_id,), {a.value_id: sizes.get((domain_id, a.id, a.value_id), 0)})
+                 for a in known]
+        driver, *others = sorted(sized, key=lambda k: k.total)
+        if driver.total == 0:
+            continue
+        matching, params = matching_from(domain_id, driver, others)
+        count = driver.total if not others else db.execute_sql(f"SELECT COUNT(*){matching}", params).fetchone()[0]
+        if count:
+            queries[domain_id] = (f"SELECT d.product_id{matching}", params)
+            counts[domain_id] = count
+    return MatchedVehicles(queries, counts)
