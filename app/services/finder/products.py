@@ -9,20 +9,20 @@ from app.services.finder.domains import require_domain
 from app.services.finder.matching import marks
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Value:
     id: str
     name: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class AttributeValues:
     id: str
     name: str
     values: list
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class FinderProduct:
     id: str
     name: str
