@@ -23,7 +23,8 @@ class FinderDomain(BaseModel):
     child_products = IntegerField()
 
 
-class FinderFacet(BaseModel):
+class _ValueCount(BaseModel):
+    """How many child products of a domain carry one value of one attribute (no table of its own)."""
     domain_id = CharField(max_length=100)
     attribute_id = CharField(max_length=100)
     value_id = CharField(max_length=100, null=True)
@@ -32,22 +33,19 @@ class FinderFacet(BaseModel):
 
     class Meta:
         primary_key = False
+
+
+class FinderFacet(_ValueCount):
+    class Meta:
         # A known value's size, from the index alone (metric included, or SQLite prefers finderfacet_top,
         # which covers the query too but walks every value of the attribute).
         indexes = ((("domain_id", "attribute_id", "value_id", "metric"), False),)
 
 
-class FinderPairFacet(BaseModel):
-    domain_id = CharField(max_length=100)
+class FinderPairFacet(_ValueCount):
+    """The counts among the child products that carry one popular known value."""
     known_attribute_id = CharField(max_length=100)
     known_value_id = CharField(max_length=100)
-    attribute_id = CharField(max_length=100)
-    value_id = CharField(max_length=100, null=True)
-    value_name = CharField(max_length=255, null=True)
-    metric = IntegerField()
-
-    class Meta:
-        primary_key = False
 
 
 # Top values are read in answer order (metric descending, then name) straight from these indexes,

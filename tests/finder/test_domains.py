@@ -2,14 +2,14 @@
 every finder endpoint needs."""
 import pytest
 
-from tests.finder.data import ATTRIBUTES, AUTH, DOMAIN, finder_bundle
+from tests.finder.data import ATTRIBUTES, AUTH, DOMAIN
 
 DEFAULTS = {"value_type": "list", "hierarchy": "CHILD_PK", "relevance": 3}
 
 
 @pytest.fixture
-def loaded(load_bundle):
-    load_bundle(finder_bundle())
+def loaded(bundle):
+    return bundle
 
 
 def test_domain_lists_its_attributes_in_refinement_order(client, loaded):

@@ -121,3 +121,11 @@ def test_family_write_by_value_name_without_accents(client, load_bundle):
         "domain_id": DOMAIN, "creation_source": "DEFAULT",
         "attributes": [{"id": "BRAND", "value_name": "citroen"}, {"id": "MODEL", "value_name": "c3"}]}]})
     assert response.status_code == 200 and response.get_json()["created_compatibilities_count"] == 8
+
+
+def test_reimporting_the_same_bundle_keeps_the_counts(client, load_bundle, run_db):
+    bundle = finder_bundle()
+    load_bundle(bundle)
+    before = (top(client, "BRAND"), run_db(lambda: FinderPairFacet.select().count()))
+    load_bundle(bundle)
+    assert (top(client, "BRAND"), run_db(lambda: FinderPairFacet.select().count())) == before

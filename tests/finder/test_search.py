@@ -11,13 +11,6 @@ def search(client, **body):
     return client.post(SEARCH, headers=AUTH, json={"domain_id": DOMAIN, "site_id": "MLA", **body})
 
 
-@pytest.fixture
-def bundle(load_bundle):
-    bundle = finder_bundle()
-    load_bundle(bundle)
-    return bundle
-
-
 def test_results_carry_the_product_and_its_attributes(client, bundle):
     body = search(client, known_attributes=[{"id": "MODEL", "value_ids": ["62200"]}], limit=1).get_json()
     assert body["paging"] == {"total": 3, "offset": 0, "limit": 1}

@@ -15,13 +15,6 @@ def top(client, attribute_id, known=(), **body):
                        json={"known_attributes": list(known), **body})
 
 
-@pytest.fixture
-def bundle(load_bundle):
-    bundle = finder_bundle()
-    load_bundle(bundle)
-    return bundle
-
-
 def test_without_known_attributes_counts_every_child_product_and_no_parent(client, bundle):
     answer = top(client, "BRAND").get_json()
     assert answer == expected_top_values(bundle, "BRAND")

@@ -56,7 +56,18 @@ def import_bundle(bundle):
         _refresh_derived_state(sections)
         _mark_catalog_changed(sections)
         _analyze_after_bulk_load(sections)
+    _vacuum_after_bulk_load(sections)
     return {name: len(sections.get(name) or ()) for name, _ in LOADERS if name in sections}
+
+
+def _vacuum_after_bulk_load(sections):
+    """PostgreSQL answers the finder's index-only scans from the index alone only for pages its
+    visibility map marks all-visible, which fresh rows are not until a VACUUM: the page at offset
+    10,000 of a just-imported catalog read 10,050 heap rows (13.6 ms instead of 3.5). VACUUM cannot
+    run inside a transaction, so only a top-level import does it; 6 s for a million products."""
+    if (is_postgres() and not db.in_transaction()
+            and len(sections.get("products") or ()) >= BULK_RECORDS):
+        db.execute_sql('VACUUM (ANALYZE) "product", "product_attribute", "finder_facet", "finder_pair_facet"')
 
 
 def _analyze_after_bulk_load(sections):

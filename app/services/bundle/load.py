@@ -164,8 +164,12 @@ def load_products(records, ctx):
     upsert(Product, product_fields, [(pid, *row) for pid, row in products.items()
                                      if pid in stored_products and stored_products[pid] != row], ["id"])
     _write_attributes(attributes, stored_attributes)
-    # A product may have moved between domains: both lose or gain counts.
-    refresh_facets({row[0] for row in products.values()} | {row[0] for row in stored_products.values()})
+    # The finder's counts of every domain that gained, lost or changed a product (a moved product
+    # changes two); an unchanged re-import recounts nothing.
+    changed = [pid for pid, row in products.items()
+               if stored_products.get(pid) != row or stored_attributes.get(pid) != attributes[pid]]
+    refresh_facets({products[pid][0] for pid in changed} | {stored_products[pid][0] for pid in changed
+                                                            if pid in stored_products})
 
 
 ATTRIBUTE_FIELDS = ["product", "domain_id", "is_child", "attribute_id", "value_id", "value_name", "value_key",

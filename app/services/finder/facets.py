@@ -1,11 +1,16 @@
 """The finder's stored counts (app/models/finder.py), rebuilt per domain by the importer.
 
-A rebuild is three INSERT … SELECT … GROUP BY statements over the domain's attribute rows, run in
-the import's transaction: set-based, so a million products cost seconds once per import instead
-of a GROUP BY per request.
+A rebuild is two INSERT … SELECT … GROUP BY statements and one ordered pass over the domain's
+attribute rows, run in the import's transaction: seconds once per import instead of a GROUP BY
+per request.
 """
+from collections import Counter
+from itertools import groupby
+from operator import itemgetter
+
 from peewee import fn
 
+from app.db import db, is_postgres
 from app.models import Product, ProductAttribute
 from app.models import finder as stored
 from app.models.finder import FinderDomain, FinderFacet, FinderPairFacet
@@ -34,21 +39,45 @@ def _refresh_domain(domain_id):
 
 
 def _insert_pairs(domain_id):
-    """Counts among the products of each popular known value (by value_id: what clients send)."""
-    popular = (FinderFacet.select(FinderFacet.attribute_id, FinderFacet.value_id)
+    """Counts among the products of each popular known value (by value_id: what clients send).
+
+    One pass over the domain's attribute rows in product order, counted in Python: the same
+    count as a self-join GROUP BY, which spent most of its time sorting a million-row temporary
+    B-tree on text keys (32 s against 9 s for 100,000 products on a busy machine).
+    """
+    from app.services.bundle.sql import insert_rows  # the bundle package imports this module
+
+    popular = {(a, v) for a, v in FinderFacet.select(FinderFacet.attribute_id, FinderFacet.value_id)
                .where((FinderFacet.domain_id == domain_id) & FinderFacet.value_id.is_null(False))
                .group_by(FinderFacet.attribute_id, FinderFacet.value_id)
-               .having(fn.SUM(FinderFacet.metric) >= stored.POPULAR_VALUE)).alias("popular")
-    known, other = ProductAttribute.alias("known"), ProductAttribute.alias("other")
-    pairs = (known.select(known.domain_id, known.attribute_id, known.value_id, other.attribute_id,
-                          other.value_id, other.value_name, fn.COUNT(known.product))
-             .join(popular, on=((popular.c.attribute_id == known.attribute_id)
-                                & (popular.c.value_id == known.value_id)))
-             .join(other, on=((other.product == known.product) & (other.attribute_id != known.attribute_id)))
-             .where((known.domain_id == domain_id) & (known.is_child == True))  # noqa: E712
-             .group_by(known.domain_id, known.attribute_id, known.value_id, other.attribute_id,
-                       other.value_id, other.value_name))
-    FinderPairFacet.insert_from(pairs, [
-        FinderPairFacet.domain_id, FinderPairFacet.known_attribute_id, FinderPairFacet.known_value_id,
-        FinderPairFacet.attribute_id, FinderPairFacet.value_id, FinderPairFacet.value_name,
-        FinderPairFacet.metric]).execute()
+               .having(fn.SUM(FinderFacet.metric) >= stored.POPULAR_VALUE).tuples()}
+    if not popular:
+        return
+    counts = Counter()
+    for _, group in groupby(_rows_by_product(domain_id), key=itemgetter(0)):
+        attributes = [row[1:] for row in group]
+        for known_id, known_value, _ in attributes:
+            if (known_id, known_value) in popular:
+                for attribute_id, value_id, value_name in attributes:
+                    if attribute_id != known_id:
+                        counts[(known_id, known_value, attribute_id, value_id, value_name)] += 1
+    insert_rows(FinderPairFacet, ["domain_id", "known_attribute_id", "known_value_id", "attribute_id", "value_id",
+                                  "value_name", "metric"], [(domain_id, *key, n) for key, n in counts.items()])
+
+
+def _rows_by_product(domain_id):
+    """(product_id, attribute_id, value_id, value_name) of the domain's child products, streamed:
+    a PostgreSQL client-side cursor would hold all five million rows of a large catalog at once,
+    and psycopg2's named cursors refuse peewee's autocommit connections, so the cursor is SQL's."""
+    sql = (f"SELECT product_id, attribute_id, value_id, value_name FROM product_attribute"
+           f" WHERE domain_id = {db.param} AND is_child = {db.param} ORDER BY product_id")
+    if not is_postgres():
+        yield from db.execute_sql(sql, (domain_id, True))
+        return
+    with db.atomic():  # a cursor lives in a transaction (the import's, when there is one)
+        db.execute_sql(f"DECLARE finder_pairs NO SCROLL CURSOR FOR {sql}", (domain_id, True))
+        try:
+            while rows := db.execute_sql("FETCH 10000 FROM finder_pairs").fetchall():
+                yield from rows
+        finally:
+            db.execute_sql("CLOSE finder_pairs")

@@ -9,20 +9,20 @@ from app.services.finder.domains import require_domain
 from app.services.finder.matching import marks
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Value:
     id: str
     name: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class AttributeValues:
     id: str
     name: str
     values: list
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class FinderProduct:
     id: str
     name: str
@@ -45,14 +45,17 @@ def products_by_id(ids, attribute_names):
     when the domain does not describe them)."""
     if not ids:
         return []
-    rows = db.execute_sql(
-        f"SELECT id, name, domain_id, site_id, parent_id FROM product WHERE id IN ({marks(ids)})", list(ids))
-    products = {r[0]: r for r in rows.fetchall()}
-    attributes = {}
+    # One round trip: each product's row repeated beside each of its attributes.
     cursor = db.execute_sql(
-        f"SELECT product_id, attribute_id, value_id, value_name FROM product_attribute"
-        f" WHERE product_id IN ({marks(ids)}) ORDER BY product_id, position", list(ids))
-    for product_id, attribute_id, value_id, value_name in cursor.fetchall():
-        attributes.setdefault(product_id, []).append(AttributeValues(
-            attribute_id, attribute_names.get(attribute_id, attribute_id), [Value(value_id, value_name)]))
-    return [FinderProduct(*products[i], attributes.get(i, [])) for i in ids if i in products]
+        f"SELECT p.id, p.name, p.domain_id, p.site_id, p.parent_id, a.attribute_id, a.value_id, a.value_name"
+        f" FROM product p LEFT JOIN product_attribute a ON a.product_id = p.id WHERE p.id IN ({marks(ids)})"
+        f" ORDER BY p.id, a.position", list(ids))
+    products = {}
+    for product_id, name, domain_id, site_id, parent_id, attribute_id, value_id, value_name in cursor.fetchall():
+        product = products.get(product_id)
+        if product is None:
+            product = products[product_id] = FinderProduct(product_id, name, domain_id, site_id, parent_id, [])
+        if attribute_id is not None:
+            product.attributes.append(AttributeValues(
+                attribute_id, attribute_names.get(attribute_id, attribute_id), [Value(value_id, value_name)]))
+    return [products[i] for i in ids if i in products]

@@ -38,22 +38,32 @@ def search_products(domain_id, site_id, known, limit, offset, sort=None):
     known = sized(domain.id, known_attributes(domain, known))
     if sort:
         require_attribute(domain, sort["attribute_id"], "sort.attribute_id")
-    total = _total(domain.id, known)
-    ids = _page(domain.id, known, sort, limit, offset) if total > offset else []
-    return ProductPage(products_by_id(ids, domain.attribute_names()), Paging(total, offset, limit))
+    total = _stored_total(domain.id, known)
+    if total is None:
+        # Counted by the page's own query (a window over the same join), or alone past the last page.
+        rows = _page(domain.id, known, sort, limit, offset, counted=True)
+        total = rows[0][1] if rows else _counted_total(domain.id, known)
+    else:
+        rows = _page(domain.id, known, sort, limit, offset) if total > offset else []
+    return ProductPage(products_by_id([r[0] for r in rows], domain.attribute_names()), Paging(total, offset, limit))
 
 
-def _total(domain_id, known):
+def _stored_total(domain_id, known):
+    """The total from the stored counts, when at most one attribute is known (else None)."""
     if not known:
         row = FinderDomain.get_or_none(FinderDomain.domain_id == domain_id)
         return row.child_products if row else 0
     if len(known) == 1 or known[0].total == 0:
         return known[0].total  # values of one attribute never share a product: their counts add up
+    return None
+
+
+def _counted_total(domain_id, known):
     matching, params = matching_from(domain_id, known[0], known[1:])
     return db.execute_sql(f"SELECT COUNT(*){matching}", params).fetchone()[0]
 
 
-def _page(domain_id, known, sort, limit, offset):
+def _page(domain_id, known, sort, limit, offset, counted=False):
     if known:
         join = ("", ())
         if sort:
@@ -73,6 +83,7 @@ def _page(domain_id, known, sort, limit, offset):
     if sort:
         # Products without the sort attribute come last in either direction.
         order = f"s.value_name IS NULL, s.value_name {sort['order']}, {product}"
-    cursor = db.execute_sql(f"SELECT {product}{matching} ORDER BY {order} LIMIT {db.param} OFFSET {db.param}",
+    window = ", COUNT(*) OVER ()" if counted else ""
+    cursor = db.execute_sql(f"SELECT {product}{window}{matching} ORDER BY {order} LIMIT {db.param} OFFSET {db.param}",
                             [*params, limit, offset])
-    return [row[0] for row in cursor.fetchall()]
+    return cursor.fetchall()
