@@ -12,7 +12,8 @@ from peewee import SQL
 from app.db import db
 from app.errors import ApiError
 from app.models import CompatibilityRule, Domain
-from app.services.finder.matching import Sized, matching_from
+from app.services.finder.domains import Known
+from app.services.finder.matching import matching_from, sized
 
 
 @dataclass(frozen=True)
@@ -67,35 +68,18 @@ def require_known_attributes(domains, known):
                              "field": attribute.field}])
 
 
-def value_sizes(domain_ids, known):
-    """{(domain, attribute, value): child products} of every known value in every domain, from the
-    finder's stored counts in one query (the finder's `sized` reads one value per query). One exact
-    (domain, attribute, value) test per value, which each probe the counts' covering index."""
-    if not domain_ids:
-        return {}
-    tests = [(d, a.id, a.value_id) for d in domain_ids for a in known]
-    mark = db.param
-    where = " OR ".join([f"(domain_id = {mark} AND attribute_id = {mark} AND value_id = {mark})"] * len(tests))
-    cursor = db.execute_sql(f"SELECT domain_id, attribute_id, value_id, SUM(metric) FROM finder_facet "
-                            f"WHERE {where} GROUP BY domain_id, attribute_id, value_id",
-                            [v for test in tests for v in test])
-    return {(d, a, v): int(n) for d, a, v, n in cursor.fetchall()}
-
-
 def match_vehicles(domains, known):
     """The child products of `domains` ({id: attribute ids}) that carry every known value.
 
     A domain lacking one of the attributes has no product that carries it, and one where a known
-    value has no product (its stored count is 0) has none either: both are left out without a query.
-    Otherwise the finder's matching: the smallest known value drives, the others are index lookups."""
-    candidates = [d for d, attribute_ids in domains.items() if all(a.id in attribute_ids for a in known)]
-    sizes = value_sizes(candidates, known)
+    value has no product (its stored count is 0) has none either: both are left out without a
+    matching query. Otherwise the finder's matching: the smallest known value drives, the others
+    are index lookups."""
     queries, counts = {}, {}
-    for domain_id in candidates:
-        # As the finder's `sized`: smallest first, so the rarest value drives the join.
-        sized = [Sized(a.id, (a.value_id,), {a.value_id: sizes.get((domain_id, a.id, a.value_id), 0)})
-                 for a in known]
-        driver, *others = sorted(sized, key=lambda k: k.total)
+    for domain_id, attribute_ids in domains.items():
+        if not all(a.id in attribute_ids for a in known):
+            continue
+        driver, *others = sized(domain_id, [Known(a.id, (a.value_id,)) for a in known])
         if driver.total == 0:
             continue
         matching, params = matching_from(domain_id, driver, others)
