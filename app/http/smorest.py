@@ -8,17 +8,17 @@ import flask_smorest
 from apispec import BasePlugin
 from flask import current_app
 from flask_smorest.utils import prepare_response
-from webargs.flaskparser import FlaskParser
 
 from app.http import errors
 from app.http.auth import guard
+from app.http.bodies import LenientBodyParser
 from app.http.jsonp import CALLBACK, CALLBACK_MAX_LENGTH
 from schemas.common import ErrorSchema
 
 BEARER = [{"bearerAuth": []}]
 
 
-class ArgumentsParser(FlaskParser):
+class ArgumentsParser(LenientBodyParser):
     # Our contract answers invalid input with 400 and the error object, not webargs' 422.
     DEFAULT_VALIDATION_STATUS = 400
 
@@ -124,17 +124,18 @@ class Blueprint(flask_smorest.Blueprint):
             schema = schema()
         return super().arguments(schema, *args, **kwargs)
 
-    def auth(self, mode="token", *, invalid_status=401, owner=None):
+    def auth(self, mode="token", *, invalid_status=401, owner=None, message=None):
         """Declares who may call the view: "public", or "token" (optionally with an
-        `owner(view_kwargs, caller_id)` permission check). Put it above the other decorators
-        so that a caller without a token learns that before anything else."""
+        `owner(view_kwargs, caller_id)` permission check; `message` fixes the refusal's text where
+        the spec gives it). Put it above the other decorators so that a caller without a token
+        learns that before anything else."""
         if mode == "public":
             return self.doc(security=[])
         if mode != "token":
             raise ValueError(f"unknown auth mode {mode!r}")
 
         def decorator(view):
-            wrapped = guard(view, invalid_status=invalid_status, owner=owner)
+            wrapped = guard(view, invalid_status=invalid_status, owner=owner, message=message)
             wrapped = self.alt_response(invalid_status, response=http.HTTPStatus(invalid_status).name)(wrapped)
             if owner is not None or invalid_status != 403:
                 wrapped = self.alt_response(403, response="FORBIDDEN")(wrapped)
