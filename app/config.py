@@ -23,6 +23,7 @@ DEFAULTS = {
     "RATELIMIT_KEY_PREFIX": "",  # tells apart deployments sharing one Redis
     "RATELIMIT_COMPAT_WRITES": "100 per minute",
     "LOG_LEVEL": "INFO",
+    "COMPRESS_MIN_SIZE": 500,  # bytes from which an answer is gzipped (when the client accepts it)
 }
 
 

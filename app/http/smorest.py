@@ -3,6 +3,7 @@
 Views import Api and Blueprint from here, never from flask_smorest directly.
 """
 import http
+import re
 
 import flask_smorest
 from apispec import BasePlugin
@@ -79,6 +80,10 @@ def raw_json(body):
     return current_app.json.response(body)
 
 
+def operation_id(method, endpoint):
+    return f"{method}_{re.sub(r'(?<!^)(?=[A-Z])', '_', endpoint).lower()}"
+
+
 class Api(flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
 
@@ -142,6 +147,15 @@ class Blueprint(flask_smorest.Blueprint):
             return self.doc(security=BEARER)(wrapped)
 
         return decorator
+
+    def register_views_in_doc(self, api, app, spec, *, name, parameters):
+        """Each operation gets a stable, readable operationId, `<method>_<view in snake case>`
+        (get_item_compatibilities): generated clients name their functions after it."""
+        for endpoint, doc_info in self._docs.items():
+            for method, operation in doc_info.items():
+                if method != "parameters":
+                    operation.setdefault("manual_doc", {}).setdefault("operationId", operation_id(method, endpoint))
+        super().register_views_in_doc(api, app, spec, name=name, parameters=parameters)
 
     def errors(self, *statuses):
         """Documents error responses (the error object) a view can answer."""

@@ -1,0 +1,13 @@
+"""Users (GET /users/me, GET /users/{user_id})."""
+import marshmallow as ma
+from marshmallow import fields
+
+
+class UserSchema(ma.Schema):
+    id = fields.Integer(required=True, metadata={"description": "User id (a seller's is its seller_id)"})
+    nickname = fields.String(required=True, metadata={"description": "Public name"})
+    site_id = fields.String(allow_none=True, metadata={"description": "Site the user is registered in"})
+
+
+class MeSchema(UserSchema):
+    user_type = fields.String(metadata={"description": "`seller` when the user has listings, else `buyer`"})
