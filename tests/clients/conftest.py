@@ -8,8 +8,6 @@ from werkzeug.serving import make_server
 
 from tests.compat_data import compat, seeded_bundle
 
-CLIENT_ID, CLIENT_SECRET, REDIRECT_URI = "5501", "s3cret", "https://example.org/cb"  # tests/bundles.py
-
 
 @pytest.fixture
 def live(app):

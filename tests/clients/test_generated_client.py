@@ -10,7 +10,7 @@ import sys
 import pytest
 import requests
 
-from tests.clients.conftest import CLIENT_ID, CLIENT_SECRET
+from tests.clients.wire import CLIENT_ID, CLIENT_SECRET
 
 PACKAGE = "marketplace_listings_api_client"
 

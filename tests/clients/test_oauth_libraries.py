@@ -7,7 +7,7 @@ import pytest
 
 from app.services.auth import tokens
 from tests.bundles import SELLER
-from tests.clients.conftest import CLIENT_ID, CLIENT_SECRET, REDIRECT_URI
+from tests.clients.wire import CLIENT_ID, CLIENT_SECRET, REDIRECT_URI
 
 
 @pytest.fixture(autouse=True)
