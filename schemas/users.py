@@ -4,8 +4,9 @@ from marshmallow import fields
 
 
 class UserSchema(ma.Schema):
-    id = fields.Integer(required=True, metadata={"description": "User id (a seller's is its seller_id)"})
-    nickname = fields.String(required=True, metadata={"description": "Public name"})
+    # Not `required`: `attributes` reduction may leave any of them out, as in every answer.
+    id = fields.Integer(metadata={"description": "User id (a seller's is its seller_id)"})
+    nickname = fields.String(metadata={"description": "Public name"})
     site_id = fields.String(allow_none=True, metadata={"description": "Site the user is registered in"})
 
 

@@ -22,8 +22,9 @@ def test_a_user_by_id_is_its_public_record(client):
     assert response.get_json() == {"id": OTHER_SELLER, "nickname": "OTRO_VENDEDOR", "site_id": "MLA"}
 
 
-def test_unknown_user_is_404_user_not_found(client):
-    response = client.get("/users/424242", headers=bearer(TOKENS[SELLER]))
+@pytest.mark.parametrize("user_id", [424242, 2 ** 70])
+def test_unknown_user_is_404_user_not_found(client, user_id):
+    response = client.get(f"/users/{user_id}", headers=bearer(TOKENS[SELLER]))
     assert response.status_code == 404 and response.get_json()["error"] == "user_not_found"
 
 

@@ -5,7 +5,8 @@ from app.models import Item, User
 
 def get_user(user_id):
     """GET /users/{id}: the public record of any user."""
-    user = User.get_or_none(User.id == user_id)
+    # Ids are BIGINTs: a larger one cannot exist, and PostgreSQL would refuse to compare with it.
+    user = User.get_or_none(User.id == user_id) if 0 < user_id < 2 ** 63 else None
     if user is None:
         raise not_found("user_not_found", f"User {user_id} does not exist")
     return {"id": user.id, "nickname": user.nickname, "site_id": user.site_id}
