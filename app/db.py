@@ -16,8 +16,8 @@ def default_sqlite_url(instance_path):
 
 
 class PooledPostgresqlDatabase(pool.PooledPostgresqlDatabase):
-    """peewee's pool, which checks every connection it hands out with a `SELECT 1` round trip: a
-    third of a `/health` and a tenth of an item read. As HikariCP's aliveBypassWindowMs does, a
+    """peewee's pool, which checks every connection it hands out with a `SELECT 1` round trip (a
+    measurable share of short requests: README, Benchmarks). As HikariCP's aliveBypassWindowMs does, a
     connection returned to the pool less than `ping_after_idle_ms` ago is checked locally only
     (its transaction status), for it answered moments ago; 0 pings at every checkout. A
     connection that died within the window fails its request with 503 and is discarded at
@@ -60,7 +60,7 @@ def make_database(url, settings):
         # IMMEDIATE: a write transaction takes the write lock at BEGIN, so two writers
         # queue on the busy timeout instead of failing with "database is locked".
         # Pooled: a connection per request cost five PRAGMAs on each open and, when it was the
-        # last one open, a full WAL checkpoint on each close (half of a write's time).
+        # last one open, a full WAL checkpoint on each close.
         return PooledSqliteDatabase(
             path,
             max_connections=None,
@@ -117,8 +117,9 @@ _prepared = {}
 
 def prepared(key, build, values):
     """(sql, params) of the query `build()` returns, compiled by peewee once per key and dialect
-    instead of on every call: for hot queries, where compiling was a fifth to a third of a
-    request. Every `param(name)` in the query takes `values[name]`; other values are constants
+    instead of on every call: for hot queries, whose compiling showed in the benchmarks (README).
+    Each area's queries module names its prepared queries; business code calls those functions.
+    Every `param(name)` in the query takes `values[name]`; other values are constants
     of the query, the same on every call. The key names the query's shape: a builder whose
     query varies (the number of values in an IN, optional filters) puts that in the key.
 

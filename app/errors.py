@@ -1,4 +1,35 @@
-"""The one exception type services raise; the HTTP layer turns it into the error object."""
+"""The one exception type services raise (the HTTP layer turns it into the error object), its
+helpers, and every error code with its status."""
+
+# Every `error` code the API answers, by status (README "Error codes"). A view declares the codes
+# it can answer by name, `@blp.errors("item_not_found", ...)`, and its documented status is the one
+# here; tests/http/test_error_declarations.py checks that raises agree. `invalid_token` answers 403
+# on the views whose auth says so (`blp.auth(invalid_status=403)`).
+CODES = {
+    400: ("validation_error", "invalid_callback", "invalid_characters", "invalid_request", "invalid_grant",
+          "unsupported_grant_type", "invalid_item_id", "invalid_arguments", "too_many_products",
+          "too_many_families", "too_many_items", "too_many_compatibilities", "site_mismatch",
+          "not_child_product", "domain_not_compatible", "domain_mismatch", "category_not_configured",
+          "family_without_products", "item_is_universal", "item_has_compatibilities", "universal_not_allowed",
+          "notes_disabled", "restrictions_disabled", "restriction_not_allowed", "repeated_restriction_attribute",
+          "repeated_restriction_value", "repeated_restriction_group", "too_many_restriction_groups",
+          "too_many_restriction_values", "invalid_copy_source", "copy_source_without_compatibilities",
+          "item_not_active", "category_without_compatibilities", "exception_already_reported",
+          "snapshot_not_found", "invalid_category", "domain_not_active", "missing_required_attributes",
+          "chart_validation_error"),
+    401: ("invalid_token", "invalid_client"),
+    403: ("forbidden", "catalog_compatibility_not_deletable", "order_without_claims", "chart_read_only"),
+    404: ("not_found", "user_not_found", "item_not_found", "product_not_found", "domain_not_found",
+          "compatibility_not_found", "site_not_found", "currency_not_found", "config_not_found",
+          "technical_specs_not_found", "chart_tech_specs_not_found", "chart_not_found", "chart_row_not_found"),
+    405: ("method_not_allowed",),
+    409: ("conflict", "chart_in_use"),
+    413: ("request_entity_too_large",),
+    429: ("local_rate_limited",),
+    500: ("internal_error",),
+    503: ("service_unavailable",),
+}
+STATUS = {code: status for status, codes in CODES.items() for code in codes}
 
 
 class ApiError(Exception):
@@ -24,3 +55,12 @@ def not_found(error, message):
 
 def forbidden(message, error="forbidden"):
     return ApiError(403, error, message)
+
+
+def require(model, key, error, message):
+    """The row of a peewee `model` whose primary key is `key`; 404 `error` with `message` when
+    there is none. The one "find it or 404" of every area."""
+    row = model.get_or_none(model._meta.primary_key == key)
+    if row is None:
+        raise not_found(error, message)
+    return row

@@ -6,13 +6,9 @@ references between records and to the database are checked by the importer.
 from marshmallow import fields, validate, validates_schema
 
 from schemas.bundle_base import (
-    CHART_TYPES,
-    CREATION_SOURCES,
     ITEM_STATUSES,
-    NOTE_STATUSES,
     SHEET_SECTIONS,
     SNAPSHOT_COMPATIBILITIES,
-    SOURCES,
     STATUSES,
     FlatRecords,
     Record,
@@ -199,5 +195,4 @@ SECTIONS = {
 }
 
 # The allowed values are part of this module's interface (other schemas validate against them).
-__all__ = ["SECTIONS", "CHART_TYPES", "CREATION_SOURCES", "ITEM_STATUSES", "NOTE_STATUSES", "SHEET_SECTIONS",
-           "SNAPSHOT_COMPATIBILITIES", "SOURCES", "STATUSES"]
+__all__ = ["SECTIONS", "ITEM_STATUSES", "SHEET_SECTIONS", "SNAPSHOT_COMPATIBILITIES", "STATUSES"]

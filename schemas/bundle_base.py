@@ -5,10 +5,6 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 STATUSES = ("ENABLED", "DISABLED")
-NOTE_STATUSES = ("PENDING", "APPROVED", "CHECKED")
-SOURCES = ("SELLER", "CATALOGO")
-CREATION_SOURCES = ("DEFAULT", "ITEM_SUGGESTIONS", "NEW_VEHICLES", "AUTOMATION")
-CHART_TYPES = ("BRAND", "STANDARD", "SPECIFIC")
 SHEET_SECTIONS = ("SPECIFICATIONS", "GRIDS")
 ITEM_STATUSES = ("active", "paused", "closed", "under_review", "inactive", "not_yet_active",
                  "payment_required")

@@ -4,18 +4,22 @@ import marshmallow as ma
 from marshmallow import fields, validate, validates_schema
 
 from schemas.bundle_base import (
-    CHART_TYPES,
-    CREATION_SOURCES,
     ITEM_STATUSES,
-    NOTE_STATUSES,
     SHEET_SECTIONS,
     SNAPSHOT_COMPATIBILITIES,
-    SOURCES,
     Record,
     UtcDateTime,
     one_of,
     reject_repeats,
     text,
+)
+from schemas.vocabulary import (
+    CATALOGO,
+    CHART_TYPES,
+    COMPATIBILITY_SOURCES,
+    CREATION_SOURCES,
+    DEFAULT,
+    NOTE_STATUSES,
 )
 
 
@@ -63,8 +67,8 @@ class BundleCompatibilitySchema(Record):
     item_id = text(max_length=40)
     product_id = text(required=False, max_length=40)
     universal = fields.Boolean(load_default=False)
-    source = fields.String(load_default="CATALOGO", validate=one_of(SOURCES))
-    creation_source = fields.String(load_default="DEFAULT", validate=one_of(CREATION_SOURCES))
+    source = fields.String(load_default=CATALOGO, validate=one_of(COMPATIBILITY_SOURCES))
+    creation_source = fields.String(load_default=DEFAULT, validate=one_of(CREATION_SOURCES))
     note = fields.String(allow_none=True, validate=validate.Length(max=500))
     note_status = fields.String(allow_none=True, validate=one_of(NOTE_STATUSES))
     restrictions = fields.List(fields.Nested(BundleCompatibilityRestrictionSchema), allow_none=True)

@@ -2,7 +2,7 @@
 import marshmallow as ma
 from marshmallow import fields
 
-from schemas.common import StrictSchema
+from schemas.common import DictSchema, StrictSchema
 from schemas.fields import Choice
 
 
@@ -45,15 +45,6 @@ class ChartSheetQuerySchema(ma.Schema):
 class ChartSheetRequestSchema(StrictSchema):
     attributes = fields.List(fields.Nested(AttributeInputSchema), required=True, metadata={
         "description": "Every attribute tagged grid_template_required in the domain sheet, with its value"})
-
-
-class DictSchema(ma.Schema):
-    """Dumps stored JSON: a key the dict lacks is omitted (never a dict method such as `values`)."""
-
-    def get_attribute(self, obj, attr, default):
-        if isinstance(obj, dict):
-            return obj.get(attr, default)
-        return super().get_attribute(obj, attr, default)
 
 
 class UnitSchema(DictSchema):

@@ -2,10 +2,10 @@
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from schemas.chart_sheets import AttributeInputSchema, DictSchema, ValueSchema
-from schemas.common import PagingSchema, StrictSchema
+from schemas.chart_sheets import AttributeInputSchema, ValueSchema
+from schemas.common import DictSchema, StrictSchema, page_envelope
+from schemas.vocabulary import BRAND, CHART_TYPES, SPECIFIC, STANDARD
 
-CHART_TYPES = ["BRAND", "STANDARD", "SPECIFIC"]
 MEASURE_TYPES = ["BODY_MEASURE", "CLOTHING_MEASURE"]
 NAME_MAX = 60
 
@@ -38,7 +38,7 @@ class DomainListSchema(DictSchema):
 
 class ChartDomainsSearchSchema(StrictSchema):
     site_id = fields.String(required=True, metadata={"example": "MLA"})
-    type = fields.String(required=True, validate=validate.OneOf(["BRAND", "STANDARD"]))
+    type = fields.String(required=True, validate=validate.OneOf([BRAND, STANDARD]))
 
 
 class ChartSearchHeadersSchema(ma.Schema):
@@ -79,12 +79,14 @@ class ChartSchema(DictSchema):
     secondary_attribute_id = fields.String(allow_none=True)
     measure_type = fields.String(allow_none=True)
     attributes = fields.List(fields.Nested(ChartAttributeSchema))
-    rows = fields.List(fields.Nested(ChartRowSchema), metadata={"description": "Empty in search results"})
+    # Not the Chart model's `rows` backref (a query per chart): the sized rows its service attached,
+    # none (so []) in search results.
+    rows = fields.List(fields.Nested(ChartRowSchema), attribute="sized_rows", dump_default=list,
+                       metadata={"description": "Empty in search results"})
 
 
-class ChartSearchResultSchema(DictSchema):
-    charts = fields.List(fields.Nested(ChartSchema))
-    paging = fields.Nested(PagingSchema)
+ChartSearchResultSchema = page_envelope("ChartSearchResultSchema", "charts", fields.Nested(ChartSchema),
+                                        "BRAND, then STANDARD, then the caller's SPECIFIC charts, by id")
 
 
 class AttributeRefSchema(StrictSchema):
@@ -105,7 +107,7 @@ class ChartCreateSchema(StrictSchema):
     names = chart_names(required=True)
     domain_id = fields.String(required=True, metadata={"description": "Without site prefix", "example": "T_SHIRTS"})
     site_id = fields.String(required=True, metadata={"example": "MLA"})
-    type = fields.String(validate=validate.OneOf(["SPECIFIC"]), metadata={"description": "Only SPECIFIC"})
+    type = fields.String(validate=validate.OneOf([SPECIFIC]), metadata={"description": "Only SPECIFIC"})
     measure_type = fields.String(validate=validate.OneOf(MEASURE_TYPES))
     main_attribute = fields.Nested(MainAttributeSchema, required=True)
     secondary_attribute = fields.Nested(MainAttributeSchema)

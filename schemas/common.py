@@ -1,14 +1,33 @@
-"""The error object, paging arguments and the paging envelope that every area shares."""
+"""What every area shares: the base of schemas that dump dicts, the error object, the paging
+arguments and the page envelope."""
 import marshmallow as ma
 from marshmallow import fields, validate
 
-PAGE_LIMIT_DEFAULT = 50
-PAGE_LIMIT_MAX = 200
-PAGE_OFFSET_MAX = 10000
+from schemas.vocabulary import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_OFFSET_MAX
 
 
-class StrictSchema(ma.Schema):
-    """Request bodies reject fields they do not know, so a typo is a 400, not silently ignored."""
+class DictSchema(ma.Schema):
+    """Dumps dicts (stored JSON, request echoes) as well as objects: a key the dict lacks is
+    omitted, never read as an attribute (marshmallow's fallback would dump `dict.values` or
+    `dict.update` for a missing `values` or `update` key)."""
+
+    def get_attribute(self, obj, attr, default):
+        if isinstance(obj, dict):
+            return obj.get(attr, default)
+        return super().get_attribute(obj, attr, default)
+
+
+class Inline(fields.Nested):
+    """A nested object whose fields are read from the object being dumped itself: `paging` from
+    a page, `seller: {id}` from an item row."""
+
+    def get_value(self, obj, attr, accessor=None, default=ma.missing):
+        return obj
+
+
+class StrictSchema(DictSchema):
+    """Request bodies reject fields they do not know, so a typo is a 400, not silently ignored.
+    Their fields also describe the PUT echo (schemas.compatibilities), which dumps dicts."""
 
     class Meta:
         unknown = ma.RAISE
@@ -34,22 +53,45 @@ class ErrorSchema(ma.Schema):
                         metadata={"description": "One entry per problem"})
 
 
+def limit_argument(description=f"Page size (default {PAGE_LIMIT_DEFAULT}, at most {PAGE_LIMIT_MAX})", **kwargs):
+    """The `limit` query argument, 400 naming its range outside it."""
+    return fields.Integer(validate=validate.Range(min=1, max=PAGE_LIMIT_MAX,
+                                                  error=f"limit must be between 1 and {PAGE_LIMIT_MAX}"),
+                          metadata={"description": description}, **kwargs)
+
+
+def offset_argument(description=f"Position of the first result (default 0, at most {PAGE_OFFSET_MAX})", **kwargs):
+    """The `offset` query argument, 400 naming its range outside it."""
+    return fields.Integer(validate=validate.Range(min=0, max=PAGE_OFFSET_MAX,
+                                                  error=f"offset must be between 0 and {PAGE_OFFSET_MAX}"),
+                          metadata={"description": description}, **kwargs)
+
+
 class PagingQuerySchema(ma.Schema):
-    limit = fields.Integer(
-        load_default=PAGE_LIMIT_DEFAULT,
-        validate=validate.Range(min=1, max=PAGE_LIMIT_MAX,
-                                error=f"limit must be between 1 and {PAGE_LIMIT_MAX}"),
-        metadata={"description": f"Page size (default {PAGE_LIMIT_DEFAULT}, at most {PAGE_LIMIT_MAX})"},
-    )
-    offset = fields.Integer(
-        load_default=0,
-        validate=validate.Range(min=0, max=PAGE_OFFSET_MAX,
-                                error=f"offset must be between 0 and {PAGE_OFFSET_MAX}"),
-        metadata={"description": f"Position of the first result (default 0, at most {PAGE_OFFSET_MAX})"},
-    )
+    limit = limit_argument(load_default=PAGE_LIMIT_DEFAULT)
+    offset = offset_argument(load_default=0)
 
 
 class PagingSchema(ma.Schema):
     total = fields.Integer(required=True, metadata={"description": "Number of results in all pages"})
     offset = fields.Integer(required=True, metadata={"description": "Position of the first result"})
     limit = fields.Integer(required=True, metadata={"description": "Page size"})
+
+
+PAGING_DESCRIPTION = "This page's position: total results, offset and limit"
+
+
+def page_envelope(name, items_key, item_field, items_description, **others):
+    """The named envelope of one paginated resource, dumped from a page (the services' `Page`, or
+    a subclass carrying the resource's other fields): its items under `items_key`, and `paging`
+    ({total, offset, limit}) read from the page itself.
+
+    `others` are the envelope's other fields in wire order; `items_key` or `paging` given there
+    as None take that place, else they come last (items, then paging).
+    """
+    declared = {**others}
+    declared.setdefault(items_key, None)
+    declared.setdefault("paging", None)
+    declared[items_key] = fields.List(item_field, attribute="items", metadata={"description": items_description})
+    declared["paging"] = Inline(PagingSchema, metadata={"description": PAGING_DESCRIPTION})
+    return type(name, (DictSchema,), {"__doc__": f"A page of {items_key}.", **declared})

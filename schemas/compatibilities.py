@@ -2,7 +2,7 @@
 import marshmallow as ma
 from marshmallow import fields
 
-from schemas.common import PAGE_LIMIT_MAX, PAGE_OFFSET_MAX, PagingSchema
+from schemas.common import DictSchema, PagingSchema, limit_argument, offset_argument
 from schemas.compatibility_inputs import (
     FamilyCreateElementSchema,
     FamilyElementSchema,
@@ -12,42 +12,30 @@ from schemas.compatibility_inputs import (
 )
 
 
-class OutSchema(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
-
-    def get_attribute(self, obj, attr, default):
-        # Keys only: marshmallow falls back to attributes, and dict.update / dict.values would
-        # dump as sections of their own.
-        if isinstance(obj, dict):
-            return obj.get(attr, default)
-        return super().get_attribute(obj, attr, default)
-
-
-class CodedRestrictionValueSchema(OutSchema):
+class CodedRestrictionValueSchema(DictSchema):
     value_id = fields.String(metadata={"description": "Value id from endpoint 7"})
     value_name = fields.String(allow_none=True, metadata={"description": "Value name from endpoint 7"})
     value_code = fields.Integer(allow_none=True, metadata={"description": "Stable code (update and copy echoes)"})
 
 
-class CodedRestrictionGroupSchema(OutSchema):
+class CodedRestrictionGroupSchema(DictSchema):
     values = fields.List(fields.Nested(CodedRestrictionValueSchema), metadata={
         "description": "Values of one alternative group"})
 
 
-class CodedRestrictionSchema(OutSchema):
+class CodedRestrictionSchema(DictSchema):
     attribute_id = fields.String(metadata={"description": "Restriction attribute, e.g. POSITION"})
     attribute_code = fields.Integer(allow_none=True, metadata={"description": "Stable code (update and copy echoes)"})
     attribute_values = fields.List(fields.Nested(CodedRestrictionGroupSchema),
                                    metadata={"description": "Alternative groups of values"})
 
 
-class CompatReputationSchema(OutSchema):
+class CompatReputationSchema(DictSchema):
     level = fields.String(metadata={"description": "RED from the configured number of claims on, else GREEN"})
     claims_count = fields.Integer(metadata={"description": "Incompatibility claims on this vehicle"})
 
 
-class CompatibilityEntrySchema(OutSchema):
+class CompatibilityEntrySchema(DictSchema):
     id = fields.String(metadata={"description": "Compatibility id"})
     domain_id = fields.String(allow_none=True, metadata={"description": "Domain of the vehicle"})
     catalog_product_id = fields.String(allow_none=True, metadata={"description": "The vehicle (child product)"})
@@ -64,12 +52,12 @@ class CompatibilityDetailSchema(CompatibilityEntrySchema):
     universal = fields.Boolean(metadata={"description": "Present (true) for the universal setting"})
 
 
-class UniversalSchema(OutSchema):
+class UniversalSchema(DictSchema):
     id = fields.String(metadata={"description": "Id of the universal setting (DELETE it to remove the setting)"})
     domain_ids = fields.List(fields.String(), metadata={"description": "Top domains the item is compatible with"})
 
 
-class CompatibilityListSchema(OutSchema):
+class CompatibilityListSchema(DictSchema):
     products = fields.List(fields.Nested(CompatibilityEntrySchema), metadata={
         "description": "The item's compatibilities with vehicles ([] for a universal item)"})
     catalog_compatibilities_count = fields.Integer(metadata={"description": "Compatibilities of source CATALOGO"})
@@ -80,14 +68,11 @@ class CompatibilityListSchema(OutSchema):
 class CompatibilityListQuerySchema(ma.Schema):
     extended = fields.Boolean(load_default=False, metadata={
         "description": "true adds note, restrictions and reputation to each entry"})
-    limit = fields.Integer(validate=ma.validate.Range(min=1, max=PAGE_LIMIT_MAX,
-                                                      error=f"limit must be between 1 and {PAGE_LIMIT_MAX}"),
-                           metadata={"description": "Page size; without limit and offset every entry is returned"})
-    offset = fields.Integer(validate=ma.validate.Range(min=0, max=PAGE_OFFSET_MAX,
-                                                       error=f"offset must be between 0 and {PAGE_OFFSET_MAX}"))
+    limit = limit_argument("Page size (50 when only offset is given); without limit and offset every entry is returned")
+    offset = offset_argument("Position of the first result (0 when only limit is given)")
 
 
-class CreatedCountSchema(OutSchema):
+class CreatedCountSchema(DictSchema):
     created_compatibilities_count = fields.Integer(metadata={
         "description": "Compatibilities added (products the item already had are not counted)"})
     item_id = fields.String(metadata={"description": "Copy only: the item copied from"})
@@ -96,7 +81,7 @@ class CreatedCountSchema(OutSchema):
         "description": "Copy only: the compatibilities written, restrictions with their codes"})
 
 
-class CopiedSchema(OutSchema):
+class CopiedSchema(DictSchema):
     id = fields.String(metadata={"description": "Id of the new compatibility"})
     catalog_product_id = fields.String(metadata={"description": "The vehicle"})
     domain_id = fields.String(metadata={"description": "Domain of the vehicle"})
@@ -111,13 +96,13 @@ ECHOED = "The elements as sent, restrictions with attribute_code and value_code"
 
 def _echo_of(schema_class):
     """An input element as echoed: the same fields, restrictions carrying their codes."""
-    return type(f"{schema_class.__name__.replace('Schema', '')}EchoSchema", (OutSchema,), {
+    return type(f"{schema_class.__name__.replace('Schema', '')}EchoSchema", (DictSchema,), {
         **{name: field for name, field in schema_class._declared_fields.items() if name != "restrictions"},
         "restrictions": fields.List(fields.Nested(CodedRestrictionSchema)),
     })
 
 
-class CreateEchoSchema(OutSchema):
+class CreateEchoSchema(DictSchema):
     products = fields.List(fields.Nested(_echo_of(ProductCreateElementSchema)), metadata={"description": ECHOED})
     products_group = fields.List(fields.Nested(_echo_of(ProductsGroupSchema)), metadata={"description": ECHOED})
     products_families = fields.List(fields.Nested(_echo_of(FamilyCreateElementSchema)),
@@ -126,36 +111,36 @@ class CreateEchoSchema(OutSchema):
     item_to_copy = fields.Nested(CreatedCountSchema, metadata={"description": "What the copy wrote"})
 
 
-class SectionEchoSchema(OutSchema):
+class SectionEchoSchema(DictSchema):
     products = fields.List(fields.Nested(_echo_of(ProductElementSchema)), metadata={"description": ECHOED})
     products_families = fields.List(fields.Nested(_echo_of(FamilyElementSchema)), metadata={"description": ECHOED})
     universal = fields.Boolean(metadata={"description": "Whether the section removed the universal setting"})
 
 
-class CompatibilitiesPutEchoSchema(OutSchema):
+class CompatibilitiesPutEchoSchema(DictSchema):
     create = fields.Nested(CreateEchoSchema, metadata={"description": "The create section as processed"})
     update = fields.Nested(SectionEchoSchema, metadata={"description": "The update section as processed"})
     delete = fields.Nested(SectionEchoSchema, metadata={"description": "The delete section as processed"})
 
 
-class DeletedSchema(OutSchema):
+class DeletedSchema(DictSchema):
     deleted_compatibilities = fields.List(fields.String(), metadata={"description": "Ids of the deleted entries"})
 
 
-class ExtendedCheckSchema(OutSchema):
+class ExtendedCheckSchema(DictSchema):
     note = fields.String(metadata={"description": "\"true\" when the category accepts notes"})
     restrictions = fields.String(metadata={"description": "\"true\" when the category accepts restrictions"})
 
 
-class NoteSchema(OutSchema):
+class NoteSchema(DictSchema):
     note = fields.String(metadata={"description": "The note; \"\" when none is visible to the caller"})
 
 
-class CompatibilityExceptionSchema(OutSchema):
+class CompatibilityExceptionSchema(DictSchema):
     item_id = fields.String(metadata={"description": "The item (answer of the report)"})
     has_exception = fields.Boolean(metadata={"description": "true only while the item has no compatibility"})
     comment = fields.String(metadata={"description": "The reported comment (answer of the report)"})
 
 
-class FamilyCountResultSchema(OutSchema):
+class FamilyCountResultSchema(DictSchema):
     count = fields.Integer(metadata={"description": "Number of child products the family selects"})

@@ -1,34 +1,21 @@
 """Request bodies of the compatibility writes (endpoints 2, 8, 9, 10, 18, 19)."""
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
-from schemas.common import StrictSchema as _StrictSchema
+from schemas.common import StrictSchema
 from schemas.fields import Choice
+from schemas.vocabulary import CREATION_SOURCES, DOMAIN_ID_PATTERN, ITEM_ID_PATTERN, PRODUCT_ID_PATTERN
 
-ID_PATTERN = r"^[A-Z]{3}\d+$"
-DOMAIN_PATTERN = r"^[A-Z]{3}-[A-Z0-9_]+$"
-# AUTOMATION: what real integrators' code sends beside the three documented values.
-CREATION_SOURCES = ("DEFAULT", "ITEM_SUGGESTIONS", "NEW_VEHICLES", "AUTOMATION")
 NOTE_MAX = 500
 COMMENT_MAX = 255
 
 
-class StrictSchema(_StrictSchema):
-    """Strict on load; on dump (the PUT echo) reads dict keys only, so that a `values` or
-    `update` key missing from the data never dumps dict.values or dict.update."""
-
-    def get_attribute(self, obj, attr, default):
-        if isinstance(obj, dict):
-            return obj.get(attr, default)
-        return super().get_attribute(obj, attr, default)
-
-
 def product_id(**kwargs):
-    return fields.String(validate=validate.Regexp(ID_PATTERN, error="must be a product id such as MLA15947826"),
+    return fields.String(validate=validate.Regexp(PRODUCT_ID_PATTERN, error="must be a product id such as MLA15947826"),
                          **kwargs)
 
 
 def domain_id(**kwargs):
-    return fields.String(validate=validate.Regexp(DOMAIN_PATTERN, error="must be a domain id such as "
+    return fields.String(validate=validate.Regexp(DOMAIN_ID_PATTERN, error="must be a domain id such as "
                                                   "MLA-CARS_AND_VANS"), **kwargs)
 
 
@@ -123,7 +110,7 @@ class ProductsGroupSchema(StrictSchema):
 
 
 class ItemToCopySchema(StrictSchema):
-    item_id = fields.String(required=True, validate=validate.Regexp(ID_PATTERN, error="must be an item id"))
+    item_id = fields.String(required=True, validate=validate.Regexp(ITEM_ID_PATTERN, error="must be an item id"))
     extended_information = fields.Boolean(load_default=False, metadata={
         "description": "Copy notes and restrictions too"})
 

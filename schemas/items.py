@@ -5,7 +5,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from schemas.bundle import ITEM_STATUSES
-from schemas.common import PagingQuerySchema, PagingSchema, StrictSchema
+from schemas.common import DictSchema, PagingQuerySchema, StrictSchema, page_envelope
 
 SEARCH_TAGS = ("incomplete_compatibilities", "pending_compatibilities")
 CARD_FILTERS = ("REPUTATION", "SUGGESTED")
@@ -28,13 +28,14 @@ class AttributeValueSchema(ma.Schema):
     struct = fields.Raw(allow_none=True)
 
 
-class ItemAttributeSchema(ma.Schema):
-    id = fields.String(metadata={"example": "HAS_COMPATIBILITIES"})
-    name = fields.String(allow_none=True, metadata={"example": "Tiene compatibilidades"})
-    value_id = fields.String(allow_none=True, metadata={"example": "242085"})
-    value_name = fields.String(allow_none=True, metadata={"example": "Sí"})
-    values = fields.List(fields.Nested(AttributeValueSchema))
-    value_type = fields.String(allow_none=True, metadata={"example": "boolean"})
+class ItemAttributeSchema(DictSchema):
+    """A stored attribute: every key is answered, null (values: []) when the seller left it out."""
+    id = fields.String(dump_default=None, metadata={"example": "HAS_COMPATIBILITIES"})
+    name = fields.String(allow_none=True, dump_default=None, metadata={"example": "Tiene compatibilidades"})
+    value_id = fields.String(allow_none=True, dump_default=None, metadata={"example": "242085"})
+    value_name = fields.String(allow_none=True, dump_default=None, metadata={"example": "Sí"})
+    values = fields.List(fields.Nested(AttributeValueSchema), dump_default=list)
+    value_type = fields.String(allow_none=True, dump_default=None, metadata={"example": "boolean"})
 
 
 class ItemSchema(ma.Schema):
@@ -60,7 +61,7 @@ class ItemSchema(ma.Schema):
     last_updated = UtcDateTime(metadata={"description": "ISO 8601 UTC", "example": "2026-01-11T08:30:00Z"})
     health = fields.Float(allow_none=True, metadata={"description": "Listing quality score, 0 to 1"})
     catalog_listing = fields.Boolean(metadata={"description": "Whether the item is a catalog listing"})
-    attributes = fields.List(fields.Nested(ItemAttributeSchema), metadata={
+    attributes = fields.List(fields.Nested(ItemAttributeSchema), attribute="shown_attributes", metadata={
         "description": "The item's attributes; HAS_COMPATIBILITIES is present exactly when the item "
                        "has at least one compatibility (the universal setting counts)"})
 
@@ -82,13 +83,12 @@ class ItemSearchQuerySchema(PagingQuerySchema):
         "description": "true: only items with at least one compatibility; false: only items without"})
 
 
-class ItemSearchSchema(ma.Schema):
-    seller_id = fields.String(metadata={"description": "The seller searched (a string, as the marketplace "
-                                                       "answers it)", "example": "1001"})
-    query = fields.String(allow_none=True, metadata={"description": "Free-text query; always null here"})
-    filters = fields.Dict(metadata={"description": "The filters applied: tags, status, has_compatibilities"})
-    results = fields.List(fields.String(), metadata={"description": "Item ids, ascending"})
-    paging = fields.Nested(PagingSchema, metadata={"description": "total, offset and limit"})
+ItemSearchSchema = page_envelope(
+    "ItemSearchSchema", "results", fields.Pluck(ItemSchema, "id"), "Item ids, ascending",
+    seller_id=fields.String(metadata={"description": "The seller searched (a string, as the marketplace "
+                                                    "answers it)", "example": "1001"}),
+    query=fields.String(allow_none=True, metadata={"description": "Free-text query; always null here"}),
+    filters=fields.Dict(metadata={"description": "The filters applied: tags, status, has_compatibilities"}))
 
 
 class SummaryRequestSchema(StrictSchema):

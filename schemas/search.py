@@ -2,7 +2,7 @@
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from schemas.common import PagingQuerySchema, PagingSchema
+from schemas.common import Inline, PagingQuerySchema, page_envelope
 
 Q_MAX_LENGTH = 200
 SORT_IDS = ("relevance", "price_asc", "price_desc")
@@ -35,7 +35,8 @@ class SearchQueryArgsSchema(PagingQuerySchema):
 
 
 class SearchSellerSchema(ma.Schema):
-    id = fields.Integer(metadata={"description": "Seller's user id"})
+    """The seller of an item row: its `seller_id`."""
+    id = fields.Integer(attribute="seller_id", metadata={"description": "Seller's user id"})
 
 
 class SearchResultSchema(ma.Schema):
@@ -46,7 +47,7 @@ class SearchResultSchema(ma.Schema):
     currency_id = fields.String(allow_none=True)
     category_id = fields.String()
     domain_id = fields.String()
-    seller = fields.Nested(SearchSellerSchema)
+    seller = Inline(SearchSellerSchema)
     official_store_id = fields.Integer(allow_none=True)
     catalog_product_id = fields.String(allow_none=True)
     catalog_listing = fields.Boolean()
@@ -71,15 +72,14 @@ class SearchFilterSchema(ma.Schema):
     values = fields.List(fields.Nested(FilterValueSchema))
 
 
-class SearchResponseSchema(ma.Schema):
-    site_id = fields.String(metadata={"description": "Site searched", "example": "MLA"})
-    query = fields.String(metadata={"description": "The q argument as received"})
-    paging = fields.Nested(PagingSchema, metadata={"description": "total results, offset and limit of this page"})
-    results = fields.List(fields.Nested(SearchResultSchema),
-                          metadata={"description": "This page of active items whose titles hold every word"})
-    sort = fields.Nested(SearchSortSchema, metadata={"description": "The sort applied"})
-    available_sorts = fields.List(fields.Nested(SearchSortSchema),
-                                  metadata={"description": "The other sorts"})
-    filters = fields.List(fields.Nested(SearchFilterSchema), metadata={"description": "Filters applied"})
-    available_filters = fields.List(fields.Nested(SearchFilterSchema),
-                                    metadata={"description": "Filters that narrow the results, with counts"})
+SearchResponseSchema = page_envelope(
+    "SearchResponseSchema", "results", fields.Nested(SearchResultSchema),
+    "This page of active items whose titles hold every word",
+    site_id=fields.String(metadata={"description": "Site searched", "example": "MLA"}),
+    query=fields.String(metadata={"description": "The q argument as received"}),
+    paging=None, results=None,
+    sort=fields.Nested(SearchSortSchema, metadata={"description": "The sort applied"}),
+    available_sorts=fields.List(fields.Nested(SearchSortSchema), metadata={"description": "The other sorts"}),
+    filters=fields.List(fields.Nested(SearchFilterSchema), metadata={"description": "Filters applied"}),
+    available_filters=fields.List(fields.Nested(SearchFilterSchema),
+                                  metadata={"description": "Filters that narrow the results, with counts"}))

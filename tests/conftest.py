@@ -1,41 +1,24 @@
-"""A fresh app per test on a temporary SQLite file and on PostgreSQL, and its helpers.
+"""The fixtures: a fresh app per test on a temporary SQLite file and on PostgreSQL.
 
 Every test that uses `app` runs twice, `[sqlite]` and `[postgresql]`. The PostgreSQL run
 creates its own database for the test session and drops it at the end. When PostgreSQL is
 unreachable those runs are skipped, unless REQUIRE_POSTGRES=1 (CI) makes that a failure.
 TEST_DATABASES=sqlite (or postgresql) narrows a local run to one backend.
+The plain helpers (bearer, assert_error, make_app...) are in tests/helpers.py.
 """
 import os
 import uuid
 
-import psycopg2
 import pytest
 
-from app import create_app
 from app.db import connection, db
-from app.models import ALL_MODELS
-from app.schema import create_schema
-
-PG_ADMIN_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
-BACKENDS = [b for b in ("sqlite", "postgresql")
-            if b in os.environ.get("TEST_DATABASES", "sqlite,postgresql").split(",")]
-
-
-def _pg_admin():
-    conn = psycopg2.connect(PG_ADMIN_URL, connect_timeout=3)
-    conn.autocommit = True
-    return conn
+from tests.helpers import BACKENDS, PG_ADMIN_URL, empty_schema, make_app, pg_admin
 
 
 @pytest.fixture(scope="session")
 def postgres_database():
     """A database of this test session's own on the local PostgreSQL server."""
-    try:
-        admin = _pg_admin()
-    except psycopg2.OperationalError as exc:
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"PostgreSQL required but unreachable: {exc}")
-        pytest.skip(f"PostgreSQL unreachable: {exc}")
+    admin = pg_admin()
     name = f"test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     with admin.cursor() as cur:
         cur.execute(f'CREATE DATABASE "{name}"')
@@ -54,27 +37,11 @@ def database_url(request, tmp_path):
     return request.getfixturevalue("postgres_database")["url"]
 
 
-def make_app(database_url, **overrides):
-    return create_app({"DATABASE_URL": database_url, **overrides})
-
-
-def _reset_postgres(state):
-    """Schema once per session, then an empty database for each test (faster than DDL)."""
-    if not state["schema_ready"]:
-        create_schema()
-        state["schema_ready"] = True
-    tables = ", ".join(f'"{m._meta.table_name}"' for m in ALL_MODELS)
-    db.execute_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
-
-
 @pytest.fixture
 def app(request, database_url):
     app = make_app(database_url)
     with app.app_context(), connection():
-        if database_url.startswith("postgresql"):
-            _reset_postgres(request.getfixturevalue("postgres_database"))
-        else:
-            create_schema()
+        empty_schema(request, database_url)
     yield app
     if hasattr(db.obj, "close_all"):
         db.obj.close_all()
@@ -105,6 +72,3 @@ def load_bundle(run_db):
 
     return lambda bundle: run_db(import_bundle, bundle)
 
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}

@@ -14,10 +14,7 @@ import sys
 import time
 import uuid
 
-import psycopg2
-import pytest
-
-from tests.conftest import PG_ADMIN_URL
+from tests.helpers import PG_ADMIN_URL, pg_admin
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -28,24 +25,13 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def _pg_admin():
-    try:
-        conn = psycopg2.connect(PG_ADMIN_URL, connect_timeout=3)
-    except psycopg2.OperationalError as exc:
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"PostgreSQL required but unreachable: {exc}")
-        pytest.skip(f"PostgreSQL unreachable: {exc}")
-    conn.autocommit = True
-    return conn
-
-
 @contextlib.contextmanager
 def fresh_database(backend, directory):
     """A database URL nobody else uses, removed at the end."""
     if backend == "sqlite":
         yield f"sqlite:///{directory}/gunicorn.db"
         return
-    admin = _pg_admin()
+    admin = pg_admin()
     name = f"test_gc_{uuid.uuid4().hex[:12]}"
     with admin.cursor() as cur:
         cur.execute(f'CREATE DATABASE "{name}"')

@@ -14,7 +14,7 @@ blp = Blueprint("oauth", __name__, description="Access tokens")
 @blp.route("/oauth/token")
 class Token(MethodView):
     @blp.auth("public")
-    @blp.errors(400, 401)
+    @blp.errors("invalid_request", "invalid_grant", "unsupported_grant_type", "invalid_client", "not_found")
     @blp.arguments(TokenRequestSchema, location="query", as_kwargs=False, arg_name="query")
     @blp.arguments(TokenRequestSchema, location="json_or_form", arg_name="body", required=False,
                    example=examples.TOKEN_REQUEST)

@@ -27,7 +27,7 @@ class Currencies(MethodView):
 @blp.route("/currencies/<currency_id>")
 class CurrencyById(MethodView):
     @blp.auth("public")
-    @blp.errors(404)
+    @blp.errors("currency_not_found")
     @blp.response(200, CurrencySchema, example=examples.CURRENCY)
     def get(self, currency_id):
         """Read one currency"""
@@ -46,7 +46,7 @@ class Sites(MethodView):
 @blp.route("/sites/<site_id>")
 class SiteById(MethodView):
     @blp.auth("public")
-    @blp.errors(404)
+    @blp.errors("site_not_found")
     @blp.response(200, SiteSchema, example=examples.SITE)
     def get(self, site_id):
         """Read one site"""
@@ -56,7 +56,7 @@ class SiteById(MethodView):
 @blp.route("/sites/<site_id>/search")
 class SiteSearch(MethodView):
     @blp.auth("public")
-    @blp.errors(400, 404)
+    @blp.errors("invalid_category", "site_not_found")
     @blp.arguments(SearchQueryArgsSchema, location="query", as_kwargs=True)
     @blp.response(200, SearchResponseSchema, example=search_examples.SEARCH)
     def get(self, site_id, q, limit, offset, sort, category=None):
@@ -70,7 +70,7 @@ class SiteSearch(MethodView):
 @blp.route("/catalog/dumps/domains/<site_id>/compatibilities")
 class CompatibilityDomainDump(MethodView):
     @blp.auth("public")
-    @blp.errors(404)
+    @blp.errors("site_not_found")
     @blp.response(200, CompatibilityDomainEntrySchema(many=True), example=catalog_examples.DOMAIN_DUMP)
     def get(self, site_id):
         """Dump the compatibility rules of a site's domains
@@ -78,7 +78,6 @@ class CompatibilityDomainDump(MethodView):
         Endpoint 1. Public. Every item-side domain of the site with the domains it can be made
         compatible with and, per pair, the categories that accept compatibilities with their
         `required`, `note_status`, `restrictions_status` and `universal_status`, in stored order.
-        Errors: 404 `site_not_found` when the site does not exist.
         """
         return catalog.domain_dump(site_id)
 
@@ -86,7 +85,7 @@ class CompatibilityDomainDump(MethodView):
 @blp.route("/catalog_compatibilities/restrictions/values")
 class RestrictionValues(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors("domain_not_found")
     @blp.arguments(RestrictionValuesQuerySchema, location="query")
     @blp.response(200, RestrictionValuesSchema, example=catalog_examples.RESTRICTION_VALUES)
     def get(self, args):
@@ -94,9 +93,7 @@ class RestrictionValues(MethodView):
 
         Endpoint 7. `main_domain_id` is the vehicle domain, `secondary_domain_id` the item's
         domain; the answer lists the values allowed in `restrictions` (for example `POSITION`),
-        `{"attributes_values": []}` when the pair has none.
-        Errors: 400 `validation_error` when a parameter is missing; 401 `invalid_token`;
-        404 `domain_not_found` when either domain does not exist.
+        `{"attributes_values": []}` when the pair has none; both domains must exist.
         """
         return catalog.restriction_values(args["main_domain_id"], args["secondary_domain_id"])
 
@@ -104,7 +101,7 @@ class RestrictionValues(MethodView):
 @blp.route("/sites/<site_id>/domain_discovery/search")
 class DomainDiscoverySearch(MethodView):
     @blp.auth("public")
-    @blp.errors(400, 404)
+    @blp.errors("site_not_found")
     @blp.arguments(DomainDiscoveryQuerySchema, location="query", as_kwargs=True)
     @blp.response(200, DomainPredictionSchema(many=True), example=search_examples.DOMAIN_PREDICTIONS)
     def get(self, site_id, q, limit):

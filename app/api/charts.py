@@ -28,12 +28,12 @@ blp = Blueprint("charts", __name__, description="Size charts (endpoints 22 to 26
 @blp.route("/catalog/charts/<site_id>/configurations/active_domains")
 class ChartActiveDomains(MethodView):
     @blp.auth("token")
-    @blp.errors(404)
+    @blp.errors("config_not_found")
     @blp.response(200, DomainListSchema, example=examples.ACTIVE_DOMAINS)
     def get(self, site_id):
         """List the domains active for size charts in a site
 
-        Endpoint 22. Site-prefixed domain ids; 404 `config_not_found` when the site has none.
+        Endpoint 22. Site-prefixed domain ids; a site without any answers not found.
         """
         return charts.active_domains(site_id)
 
@@ -41,25 +41,25 @@ class ChartActiveDomains(MethodView):
 @blp.route("/domains/<domain_id>/technical_specs")
 class DomainTechnicalSpecs(MethodView):
     @blp.auth("token")
-    @blp.errors(404)
+    @blp.errors("domain_not_found", "technical_specs_not_found")
     @blp.response(200, TechnicalSheetSchema, example=sheets.DOMAIN_SHEET)
     def get(self, domain_id):
         """Read the technical specification sheet of a domain
 
-        Endpoint 23. The SPECIFICATIONS sheet; 404 `domain_not_found` or `technical_specs_not_found`.
+        Endpoint 23. The SPECIFICATIONS sheet.
         """
         return charts.domain_sheet(domain_id)
 
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors("missing_required_attributes", "domain_not_found", "chart_tech_specs_not_found")
     @blp.arguments(ChartSheetQuerySchema, location="query")
     @blp.arguments(ChartSheetRequestSchema, example=sheets.CHART_SHEET_REQUEST)
     @blp.response(200, TechnicalSheetSchema, example=sheets.CHART_SHEET)
     def post(self, _query, body, domain_id):
         """Read the technical specification sheet of a size chart
 
-        Endpoint 24. Send every grid_template_required attribute (400 `missing_required_attributes`);
-        404 `chart_tech_specs_not_found` when no chart sheet matches their values.
+        Endpoint 24. Send every grid_template_required attribute; the sheet is the one their
+        values select.
         """
         return charts.chart_sheet(domain_id, body["attributes"])
 
@@ -67,7 +67,7 @@ class DomainTechnicalSpecs(MethodView):
 @blp.route("/catalog/charts/search")
 class ChartSearch(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors("domain_not_active", "missing_required_attributes", "forbidden", "site_not_found")
     @blp.arguments(ChartSearchHeadersSchema, location="headers")
     @blp.arguments(PagingQuerySchema, location="query")
     @blp.arguments(ChartSearchSchema, example=examples.SEARCH_REQUEST)
@@ -75,8 +75,8 @@ class ChartSearch(MethodView):
     def post(self, headers, paging, body):
         """Search size charts
 
-        Endpoint 25. BRAND, STANDARD and the caller's SPECIFIC charts of an active domain; 400
-        `domain_not_active`, `missing_required_attributes`; 403 when seller_id or x-caller-id is not the caller.
+        Endpoint 25. BRAND, STANDARD and the caller's SPECIFIC charts of an active domain; seller_id
+        and x-caller-id must be the caller.
         """
         return charts.search_charts(g.caller_id, body, headers.get("caller_id"),
                                           paging["offset"], paging["limit"])
@@ -85,7 +85,7 @@ class ChartSearch(MethodView):
 @blp.route("/catalog/charts/domains/search")
 class ChartDomainsSearch(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors("site_not_found")
     @blp.arguments(ChartDomainsSearchSchema, example=examples.DOMAINS_SEARCH_REQUEST)
     @blp.response(200, DomainListSchema, example=examples.DOMAINS_WITH_CHARTS)
     def post(self, body):
@@ -99,13 +99,14 @@ class ChartDomainsSearch(MethodView):
 @blp.route("/catalog/charts")
 class Charts(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors("chart_validation_error", "domain_not_active", "domain_not_found", "site_not_found")
     @blp.arguments(ChartCreateSchema, example=examples.CREATE_REQUEST)
     @blp.response(201, ChartSchema, example=examples.CHART)
     def post(self, body):
         """Create a customized (SPECIFIC) size chart of the caller
 
-        Beyond the spec. Validated against the chart sheet: 400 `chart_validation_error` with `errors`.
+        Beyond the spec. Validated against the chart sheet: a chart that does not fit it is refused
+        with every problem in `errors`.
         """
         return charts.create_chart(g.caller_id, body)
 
@@ -113,33 +114,33 @@ class Charts(MethodView):
 @blp.route("/catalog/charts/<chart_id>")
 class ChartById(MethodView):
     @blp.auth("token")
-    @blp.errors(404)
+    @blp.errors("forbidden", "chart_not_found")
     @blp.response(200, ChartSchema, example=examples.CHART)
     def get(self, chart_id):
         """Read a size chart with its rows
 
-        Beyond the spec. Another seller's SPECIFIC chart answers 403.
+        Beyond the spec. Another seller's SPECIFIC chart is forbidden.
         """
         return charts.read_chart(chart_id, g.caller_id)
 
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors("chart_validation_error", "chart_read_only", "forbidden", "chart_not_found")
     @blp.arguments(ChartRenameSchema, example=examples.RENAME_REQUEST)
     @blp.response(200, ChartSchema, example=examples.RENAMED)
     def put(self, body, chart_id):
         """Rename a customized size chart
 
-        Beyond the spec. Only names change; BRAND and STANDARD charts are read-only (403).
+        Beyond the spec. Only names change; BRAND and STANDARD charts are read-only.
         """
         return charts.rename_chart(chart_id, g.caller_id, body["names"])
 
     @blp.auth("token")
-    @blp.errors(404, 409)
+    @blp.errors("chart_read_only", "forbidden", "chart_not_found", "chart_in_use")
     @blp.response(200, ChartDeletedSchema, example=examples.DELETED)
     def delete(self, chart_id):
         """Delete a customized size chart that no listing uses
 
-        Beyond the spec. 409 `chart_in_use` while a listing's SIZE_GRID_ID names it.
+        Beyond the spec. Refused while a listing's SIZE_GRID_ID names it.
         """
         return charts.delete_chart(chart_id, g.caller_id)
 
@@ -147,7 +148,7 @@ class ChartById(MethodView):
 @blp.route("/catalog/charts/<chart_id>/rows")
 class ChartRows(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors("chart_validation_error", "chart_read_only", "forbidden", "chart_not_found", "domain_not_found")
     @blp.arguments(RowInputSchema, example=examples.ROW_REQUEST)
     @blp.response(201, ChartRowSchema, example=examples.ROW)
     def post(self, body, chart_id):
@@ -161,12 +162,13 @@ class ChartRows(MethodView):
 @blp.route("/catalog/charts/<chart_id>/rows/<row_id>")
 class ChartRowById(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors("chart_validation_error", "chart_read_only", "forbidden", "chart_not_found", "chart_row_not_found",
+                "domain_not_found")
     @blp.arguments(RowInputSchema, example=examples.ROW_UPDATE_REQUEST)
     @blp.response(200, ChartRowSchema, example=examples.ROW_UPDATED)
     def put(self, body, chart_id, row_id):
         """Add values to a row of a customized size chart
 
-        Beyond the spec. Never changes the row's main size (400 `chart_validation_error`).
+        Beyond the spec. Never changes the row's main size.
         """
         return charts.update_row(chart_id, row_id, g.caller_id, body["attributes"])

@@ -33,6 +33,18 @@ blp = Blueprint("compatibilities", __name__,
                 description="Compatibilities of an item (endpoints 8 to 10, 12 to 20) and the family count (2)")
 
 WRITE_AUTH = {"invalid_status": 403, "owner": item_seller_guard}
+# The item in the path: a malformed id, an unknown item.
+ITEM = ("invalid_item_id", "item_not_found")
+# A write of the item's seller (WRITE_AUTH's owner check), rate limited.
+ITEM_WRITE = (*ITEM, "forbidden", "local_rate_limited")
+# What adding compatibilities checks (endpoints 8, 9 and PUT's create).
+ADDING = ("invalid_arguments", "too_many_products", "too_many_families", "site_mismatch", "not_child_product",
+          "domain_not_compatible", "category_not_configured", "family_without_products", "item_is_universal",
+          "item_has_compatibilities", "universal_not_allowed", "notes_disabled", "restrictions_disabled",
+          "restriction_not_allowed", "repeated_restriction_attribute", "repeated_restriction_value",
+          "repeated_restriction_group", "too_many_restriction_groups", "too_many_restriction_values",
+          "too_many_compatibilities", "invalid_copy_source", "copy_source_without_compatibilities",
+          "product_not_found", "domain_not_found")
 
 
 def limits():
@@ -43,15 +55,14 @@ def limits():
 class FamilyProductsCount(MethodView):
     @blp.auth("token")
     @compat_writes
-    @blp.errors(400, 404, 429)
+    @blp.errors("too_many_products", "domain_not_found", "local_rate_limited")
     @blp.arguments(FamilyCountSchema, example=examples.FAMILY_COUNT_REQUEST)
     @blp.response(200, FamilyCountResultSchema, example=examples.FAMILY_COUNT)
     def post(self, body):
         """Count the products a family selects
 
-        Endpoint 2. Errors: 400 `validation_error`, 400 `too_many_products` (the family selects more
-        than the per-request limit, 200; the message gives the count), 401 `invalid_token`,
-        404 `domain_not_found`, 429 `local_rate_limited`.
+        Endpoint 2. A family that selects more than the per-request limit (200) is refused, the
+        message giving the count: it could not be sent to the write endpoints.
         """
         return compat.count_family_products(body["domain_id"], body["attributes"], limits().max_products)
 
@@ -59,46 +70,36 @@ class FamilyProductsCount(MethodView):
 @blp.route("/items/<item_id>/compatibilities")
 class ItemCompatibilities(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors(*ITEM)
     @blp.arguments(CompatibilityListQuerySchema, location="query")
     @blp.response(200, CompatibilityListSchema, examples=examples.LIST_EXAMPLES)
     def get(self, query, item_id):
         """List the compatibilities of an item
 
         Endpoint 12. Every entry unless `limit` or `offset` is given (then `paging` too). A universal
-        item answers `products: []` and `universal.domain_ids`. Errors: 400 `invalid_item_id`,
-        400 `validation_error`, 401 `invalid_token`, 404 `item_not_found`.
+        item answers `products: []` and `universal.domain_ids`.
         """
-        # Already the schema's dump (tests/test_compat_list_wire.py): dumping 200 entries again was a
-        # third of the request.
+        # The one view that sends its service's body undumped: why, in list_compatibilities.
         return raw_json(compat.list_compatibilities(
             item_id, g.caller_id, query["extended"], query.get("limit"), query.get("offset"),
             current_app.config["REPUTATION_RED_CLAIMS"]))
 
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
-    @blp.errors(400, 404, 429)
+    @blp.errors(*ITEM_WRITE, *ADDING)
     @blp.arguments(CompatibilitiesCreateSchema, examples=examples.CREATE_REQUEST_EXAMPLES)
     @blp.response(200, CreatedCountSchema, examples=examples.CREATE_EXAMPLES)
     def post(self, body, item_id):
         """Add compatibilities, set the item universal, or copy another item's
 
-        Endpoints 8 and 9. Errors: 400 `validation_error` (required fields, identifier format, note
-        over 500 characters), `invalid_arguments` (nothing to add, or universal with products),
-        `too_many_products`, `too_many_families`, `site_mismatch`, `not_child_product`,
-        `domain_not_compatible`, `category_not_configured`, `family_without_products`, `item_is_universal`,
-        `item_has_compatibilities`, `universal_not_allowed`, `notes_disabled`, `restrictions_disabled`,
-        `restriction_not_allowed`, `repeated_restriction_attribute`, `repeated_restriction_value`,
-        `repeated_restriction_group`, `too_many_restriction_groups`, `too_many_restriction_values`,
-        `too_many_compatibilities`, `invalid_item_id`, `invalid_copy_source`,
-        `copy_source_without_compatibilities`; 403 `invalid_token`, `forbidden`; 404 `item_not_found`,
-        `product_not_found`, `domain_not_found`; 429 `local_rate_limited`.
+        Endpoints 8 and 9. Something must be added, and universal excludes products
+        (`invalid_arguments`); a note is at most 500 characters.
         """
         return compat.add_compatibilities(item_id, body, g.caller_id, limits())
 
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
-    @blp.errors(400, 404, 429)
+    @blp.errors(*ITEM_WRITE, *ADDING, "compatibility_not_found", "catalog_compatibility_not_deletable")
     @blp.arguments(CompatibilitiesPutSchema, example=examples.PUT_REQUEST)
     @blp.response(200, CompatibilitiesPutEchoSchema, example=examples.PUT_ECHO)
     def put(self, body, item_id):
@@ -106,25 +107,22 @@ class ItemCompatibilities(MethodView):
 
         Endpoint 10. Deletes first, then creates (and copies `create.item_to_copy`, only the vehicles
         the item lacks), then updates; if any part fails nothing is written. Answers the processed
-        sections with `universal` and restriction codes. Errors: those of endpoint 8, plus
-        404 `compatibility_not_found` (update or delete of a product the item is not compatible with)
-        and 403 `catalog_compatibility_not_deletable`.
+        sections with `universal` and restriction codes. Updating or deleting a product the item is
+        not compatible with is not found.
         """
         return compat.change_compatibilities(item_id, body, g.caller_id, limits())
 
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
-    @blp.errors(400, 404, 429)
+    @blp.errors(*ITEM_WRITE, "too_many_families", "too_many_products", "family_without_products", "site_mismatch",
+                "domain_not_found")
     @blp.arguments(CompatibilitiesDeleteSchema, required=False, example=examples.DELETE_FAMILIES_REQUEST)
     @blp.response(200, DeletedSchema, example=examples.DELETED)
     def delete(self, body, item_id):
         """Delete all compatibilities, or those of some product families
 
         Endpoints 17 (no body: every compatibility the seller made, universal included) and 18
-        (`products_families`). Catalog (CATALOGO) compatibilities are kept. Errors: 400
-        `validation_error`, `too_many_families`, `too_many_products`, `family_without_products`,
-        `site_mismatch`, `invalid_item_id`; 403 `invalid_token`, `forbidden`; 404 `item_not_found`,
-        `domain_not_found`; 429 `local_rate_limited`.
+        (`products_families`). Catalog (CATALOGO) compatibilities are kept.
         """
         if body.get("products_families"):
             return compat.delete_by_families(item_id, body["products_families"], limits())
@@ -134,12 +132,12 @@ class ItemCompatibilities(MethodView):
 @blp.route("/items/<item_id>/compatibilities/extended/check")
 class ItemCompatibilitiesExtendedCheck(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors(*ITEM)
     @blp.response(200, ExtendedCheckSchema, example=examples.EXTENDED_CHECK)
     def get(self, item_id):
         """Whether the item's category accepts notes and restrictions
 
-        Endpoint 14. Errors: 400 `invalid_item_id`, 401 `invalid_token`, 404 `item_not_found`.
+        Endpoint 14.
         """
         return compat.extended_check(item_id)
 
@@ -147,28 +145,25 @@ class ItemCompatibilitiesExtendedCheck(MethodView):
 @blp.route("/items/<item_id>/compatibilities/exception")
 class ItemCompatibilityException(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors(*ITEM)
     @blp.response(200, CompatibilityExceptionSchema, example=examples.EXCEPTION)
     def get(self, item_id):
         """Whether the item has a compatibility exception
 
-        Endpoint 20: true only while the item has no compatibility. Errors: 400 `invalid_item_id`,
-        401 `invalid_token`, 404 `item_not_found`.
+        Endpoint 20: true only while the item has no compatibility.
         """
         return compat.get_exception(item_id)
 
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
-    @blp.errors(400, 404, 429)
+    @blp.errors(*ITEM_WRITE, "item_not_active", "item_has_compatibilities", "category_without_compatibilities",
+                "exception_already_reported")
     @blp.arguments(ExceptionCreateSchema, example=examples.EXCEPTION_REQUEST)
     @blp.response(200, CompatibilityExceptionSchema, example=examples.EXCEPTION_REPORTED)
     def post(self, body, item_id):
         """Report that the item's vehicle is missing from the catalog
 
-        Endpoint 19. Errors: 400 `validation_error` (comment missing or over 255 characters),
-        `item_not_active`, `item_has_compatibilities`, `category_without_compatibilities`,
-        `exception_already_reported`, `invalid_item_id`; 403 `invalid_token`, `forbidden`;
-        404 `item_not_found`; 429 `local_rate_limited`.
+        Endpoint 19. The comment is required, at most 255 characters.
         """
         return compat.report_exception(item_id, body["comment"])
 
@@ -176,27 +171,25 @@ class ItemCompatibilityException(MethodView):
 @blp.route("/items/<item_id>/compatibilities/<compatibility_id>")
 class ItemCompatibilityById(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors(*ITEM, "compatibility_not_found")
     @blp.response(200, CompatibilityDetailSchema, example=examples.DETAIL)
     def get(self, item_id, compatibility_id):
         """Read one compatibility
 
-        Endpoint 13; `note_status` only for the item's seller. Errors: 400 `invalid_item_id`,
-        401 `invalid_token`, 404 `item_not_found`, `compatibility_not_found`.
+        Endpoint 13; `note_status` only for the item's seller.
         """
         return compat.get_compatibility(item_id, compatibility_id, g.caller_id,
                                               current_app.config["REPUTATION_RED_CLAIMS"])
 
     @blp.auth("token", **WRITE_AUTH)
     @compat_writes
-    @blp.errors(400, 404, 429)
+    @blp.errors(*ITEM_WRITE, "compatibility_not_found", "catalog_compatibility_not_deletable")
     @blp.response(200, DeletedSchema, example=examples.DELETED_ONE)
     def delete(self, item_id, compatibility_id):
         """Delete one compatibility
 
-        Endpoint 16; the universal setting is deleted by its id too. Errors: 400 `invalid_item_id`;
-        403 `invalid_token`, `forbidden`, `catalog_compatibility_not_deletable`; 404 `item_not_found`,
-        `compatibility_not_found`; 429 `local_rate_limited`.
+        Endpoint 16; the universal setting is deleted by its id too. Catalog (CATALOGO)
+        compatibilities cannot be deleted.
         """
         return compat.delete_one(item_id, compatibility_id)
 
@@ -204,14 +197,13 @@ class ItemCompatibilityById(MethodView):
 @blp.route("/items/<item_id>/compatibilities/<compatibility_id>/note")
 class ItemCompatibilityNote(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors(*ITEM, "compatibility_not_found")
     @blp.response(200, NoteSchema, example=examples.NOTE)
     def get(self, item_id, compatibility_id):
         """Read the note of one compatibility
 
         Endpoint 15: "" when there is none, or while it is in moderation for a caller who is not the
-        seller. Errors: 400 `invalid_item_id`, 401 `invalid_token`, 404 `item_not_found`,
-        `compatibility_not_found`.
+        seller.
         """
         return compat.get_note(item_id, compatibility_id, g.caller_id)
 
@@ -219,7 +211,7 @@ class ItemCompatibilityNote(MethodView):
 @blp.route("/items/compatibilities_summary")
 class CompatibilitiesSummary(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors(*ITEM, "too_many_items", "domain_mismatch", "forbidden", "domain_not_found")
     @blp.arguments(SummaryRequestSchema, example=item_examples.SUMMARY_REQUEST)
     @blp.response(200, SummarySchema(many=True), example=item_examples.SUMMARY)
     def post(self, body):
@@ -227,11 +219,8 @@ class CompatibilitiesSummary(MethodView):
 
         Endpoint 11. One record per item, in request order (a repeated id once), at most
         SUMMARY_MAX_ITEMS (100) items. `domain_id` is the items' domain (all compatibilities
-        count) or a vehicle domain they can be compatible with (only that domain's count).
-        Errors: 400 `validation_error` (missing field, empty `items`), `too_many_items`,
-        `invalid_item_id`, `domain_mismatch` (an item is neither of `domain_id` nor compatible
-        with it); 401 `invalid_token`; 403 `forbidden` (an item of another seller);
-        404 `domain_not_found`, `item_not_found` (naming every missing id).
+        count) or a vehicle domain they can be compatible with (only that domain's count), never
+        another. Every item must be the caller's; a not found names every missing id.
         """
         return compat.compatibilities_summary(g.caller_id, body["domain_id"], body["items"],
                                                current_app.config["SUMMARY_MAX_ITEMS"])
@@ -241,7 +230,7 @@ class CompatibilitiesSummary(MethodView):
 @blp.route("/catalog_domains/<domain_id>/compatibilities/cards", endpoint="CompatibilityCards")
 class CompatibilityCards(MethodView):
     @blp.auth("token")
-    @blp.errors(400, 404)
+    @blp.errors(*ITEM, "domain_mismatch", "forbidden", "domain_not_found", "product_not_found")
     @blp.arguments(CardsRequestSchema, example=item_examples.CARDS_REQUEST)
     @blp.response(200, CardSchema(many=True), example=item_examples.CARDS)
     def post(self, body, domain_id):
@@ -250,9 +239,7 @@ class CompatibilityCards(MethodView):
         Endpoint 6, served with and without the `/items` prefix. One card per requested filter
         whose quantity is above zero: `SUGGESTED` counts pending suggestions, `REPUTATION` the
         compatibilities with at least one incompatibility claim. Texts are in the site's language.
-        Errors: 400 `validation_error` (missing `item_id`, empty or unknown `filters`),
-        `invalid_item_id`, `domain_mismatch`; 401 `invalid_token`; 403 `forbidden` (not the
-        item's seller); 404 `item_not_found`, `domain_not_found`, `product_not_found`.
+        Only for the item's seller.
         """
         return compat.compatibility_cards(g.caller_id, domain_id, body["item_id"], body["filters"],
                                            body.get("product_id"))

@@ -17,7 +17,7 @@ class HealthSchema(ma.Schema):
 @blp.route("/health")
 class Health(MethodView):
     @blp.auth("public")
-    @blp.errors(503)
+    @blp.errors("service_unavailable")
     @blp.response(200, HealthSchema, example=examples.HEALTH)
     def get(self):
         """Check the service and its database

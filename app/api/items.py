@@ -17,7 +17,7 @@ blp = Blueprint("items", __name__, description="Items and seller item searches (
 @blp.route("/items/<item_id>")
 class ItemById(MethodView):
     @blp.auth("token")
-    @blp.errors(404)
+    @blp.errors("item_not_found")
     @blp.response(200, ItemSchema, example=examples.ITEM)
     def get(self, item_id):
         """Read an item
@@ -25,7 +25,6 @@ class ItemById(MethodView):
         Endpoint 3. Any valid token. `tags` carries `incomplete_compatibilities` and
         `pending_compatibilities`; `attributes` carries `HAS_COMPATIBILITIES` exactly when the
         item has at least one compatibility (the universal setting counts).
-        Errors: 401 `invalid_token`; 404 `item_not_found`.
         """
         return items.get_item(item_id)
 
@@ -37,7 +36,7 @@ def _caller_is_path_user(view_kwargs, caller_id):
 @blp.route("/users/<int:seller_id>/items/search")
 class SellerItemSearch(MethodView):
     @blp.auth("token", owner=_caller_is_path_user)
-    @blp.errors(400)
+    @blp.errors("forbidden")
     @blp.arguments(ItemSearchQuerySchema, location="query")
     @blp.response(200, ItemSearchSchema, example=examples.SELLER_ITEM_SEARCH)
     def get(self, args, seller_id):
@@ -46,8 +45,7 @@ class SellerItemSearch(MethodView):
         Endpoints 4 and 5. `tags=incomplete_compatibilities` lists items that must still report
         compatibilities, `tags=pending_compatibilities` items with suggestions, and
         `status=active&has_compatibilities=true` active items with compatibilities (the sources
-        for a copy). Filters combine; results are item ids, ascending, paginated.
-        Errors: 400 `validation_error` for an unknown tag or status or a bad limit/offset;
-        401 `invalid_token`; 403 `forbidden` when the path's user is not the caller.
+        for a copy). Filters combine; results are item ids, ascending, paginated. Only the path's
+        user may search.
         """
         return items.search_seller_items(g.caller_id, seller_id, **args)

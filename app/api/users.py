@@ -12,12 +12,13 @@ blp = Blueprint("users", __name__, description="Users: the caller and public rec
 @blp.route("/users/me")
 class Me(MethodView):
     @blp.auth("token")
+    @blp.errors("user_not_found")
     @blp.response(200, MeSchema, example={"id": 1001, "nickname": "TALLER_SUR", "site_id": "MLA",
                                          "user_type": "seller"})
     def get(self):
         """Read the user the access token acts for
 
-        Its public record plus `user_type`. Errors: 401 `invalid_token`.
+        Its public record plus `user_type`.
         """
         return users.get_me(g.caller_id)
 
@@ -25,11 +26,11 @@ class Me(MethodView):
 @blp.route("/users/<int:user_id>")
 class UserById(MethodView):
     @blp.auth("token")
-    @blp.errors(404)
+    @blp.errors("user_not_found")
     @blp.response(200, UserSchema, example={"id": 1001, "nickname": "TALLER_SUR", "site_id": "MLA"})
     def get(self, user_id):
         """Read a user's public record
 
-        Any valid token. Errors: 401 `invalid_token`; 404 `user_not_found`.
+        Any valid token.
         """
         return users.get_user(user_id)

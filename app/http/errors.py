@@ -2,7 +2,7 @@
 import logging
 
 from flask import g, jsonify
-from peewee import DoesNotExist, IntegrityError, InterfaceError, OperationalError
+from peewee import IntegrityError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from app.errors import ApiError
@@ -17,17 +17,21 @@ HTTP_ERROR_CODES = {
     500: "internal_error", 503: "service_unavailable",
 }
 
-# What the examples of the OpenAPI document show for each error status.
+# What the examples of the OpenAPI document show for an error code (the status's phrase otherwise).
 EXAMPLE_MESSAGES = {
-    401: "Missing access token: send Authorization: Bearer <token>",
-    403: "Caller must be the seller of the item",
-    404: "Item MLA1500000099 does not exist",
-    405: "The method is not allowed for the requested URL.",
-    409: "The request conflicts with the current state of the resource; read it again and retry",
-    413: "Request body too large: the limit is 1 MiB",
-    429: "Too many requests: rate limit 100 per 1 minute exceeded; retry later",
-    500: "Internal server error; quote request id 6f1c2a9e0b7d4c35a1e2f3b4c5d6e7f8 when reporting it",
-    503: "The database is unavailable; retry later",
+    "invalid_token": "Missing access token: send Authorization: Bearer <token>",
+    "invalid_item_id": "Item id 'MLA-1' is malformed: expected a site id and digits, e.g. MLA123456",
+    "forbidden": "Caller must be the seller of the item",
+    "not_found": "Item MLA1500000099 does not exist",
+    "item_not_found": "Item MLA1500000099 does not exist",
+    "domain_not_found": "Domain MLA-CARS_AND_VANS_X does not exist",
+    "site_not_found": "Site MXX does not exist",
+    "method_not_allowed": "The method is not allowed for the requested URL.",
+    "conflict": "The request conflicts with the current state of the resource; read it again and retry",
+    "request_entity_too_large": "Request body too large: the limit is 1 MiB",
+    "local_rate_limited": "Too many requests: rate limit 100 per 1 minute exceeded; retry later",
+    "internal_error": "Internal server error; quote request id 6f1c2a9e0b7d4c35a1e2f3b4c5d6e7f8 when reporting it",
+    "service_unavailable": "The database is unavailable; retry later",
 }
 
 # Marshmallow's default messages, mapped back to a stable code for `cause`.
@@ -100,11 +104,6 @@ def handle_http_exception(exc):
                           message, headers=headers)
 
 
-def handle_not_found(exc):
-    name = exc.__class__.__name__.replace("DoesNotExist", "") or "Resource"
-    return error_response(404, "not_found", f"{name} not found")
-
-
 def handle_integrity_error(exc):
     log.warning("integrity error: %s", exc)
     return error_response(409, "conflict", "The request conflicts with the current state "
@@ -127,7 +126,6 @@ def handle_unexpected(exc):
 def init_app(app):
     app.register_error_handler(ApiError, handle_api_error)
     app.register_error_handler(HTTPException, handle_http_exception)
-    app.register_error_handler(DoesNotExist, handle_not_found)
     app.register_error_handler(IntegrityError, handle_integrity_error)
     app.register_error_handler(OperationalError, handle_database_unavailable)
     app.register_error_handler(InterfaceError, handle_database_unavailable)

@@ -37,6 +37,13 @@ def _attributes(spec, operation):
     return {}
 
 
+def _errors(operation):
+    """The errors the operation declares, as its error responses list them (app/http/smorest.py)."""
+    return [{"status": int(status), "error": code}
+            for status, response in sorted(operation.get("responses", {}).items(), key=lambda r: str(r[0]))
+            for code in response.get("x-error-codes", ())]
+
+
 def _title(endpoint):
     """"common.CurrencyById" -> "Currency by id": the view's name, read as words."""
     view = endpoint.rsplit(".", 1)[-1]
@@ -57,7 +64,7 @@ def describe(rule):
         summary = summary or operation.get("summary", "")
         attributes = attributes or _attributes(spec, operation)
         methods.append({"method": method.upper(), "example": path,
-                        "description": operation.get("summary", "")})
+                        "description": operation.get("summary", ""), "errors": _errors(operation)})
     params = PATH_PARAM.findall(path)
     return {
         "name": _title(rule.endpoint) or name or path,

@@ -4,12 +4,14 @@ Views import Api and Blueprint from here, never from flask_smorest directly.
 """
 import http
 import re
+from copy import deepcopy
 
 import flask_smorest
 from apispec import BasePlugin
 from flask import current_app
 from flask_smorest.utils import prepare_response
 
+from app.errors import STATUS
 from app.http import errors
 from app.http.auth import guard
 from app.http.bodies import LenientBodyParser
@@ -56,26 +58,39 @@ class ConventionsPlugin(BasePlugin):
             ok.setdefault("content", {}).update(JSONP_CONTENT)
 
 
-def error_example(status):
-    """A real error object for a status, as the docs' example of that error response."""
-    if status == 400:
+def error_example(status, codes=()):
+    """A real error object for a status (of one of its `codes` when given, preferring one the
+    docs have a message for), as the docs' example of that error response."""
+    phrase = http.HTTPStatus(status).phrase
+    generic = errors.HTTP_ERROR_CODES.get(status, phrase.lower().replace(" ", "_").replace("-", "_"))
+    code = next((c for c in codes if c in errors.EXAMPLE_MESSAGES), codes[0] if codes else generic)
+    if code == "validation_error" or (status == 400 and not codes):
         return {"message": "Invalid request. products.0.id: Missing data for required field.",
                 "error": "validation_error", "status": 400,
                 "cause": [{"code": "required", "message": "Missing data for required field.",
                            "field": "products.0.id"}]}
-    phrase = http.HTTPStatus(status).phrase
-    return {"message": errors.EXAMPLE_MESSAGES.get(status, phrase),
-            "error": errors.HTTP_ERROR_CODES.get(status, phrase.lower().replace(" ", "_").replace("-", "_")),
-            "status": status, "cause": []}
+    return {"message": errors.EXAMPLE_MESSAGES.get(code, phrase), "error": code, "status": status, "cause": []}
+
+
+def declare_errors(view, *pairs, first=False):
+    """Adds (status, code) pairs to the errors a view declares (its `_apidoc`, as flask-smorest's
+    decorators keep theirs), `first` for those checked before the others (auth);
+    `Blueprint._prepare_errors_doc` documents them."""
+    view._apidoc = deepcopy(getattr(view, "_apidoc", {}))  # may be shared with the wrapped view
+    declared = [pair for pair in view._apidoc.get("errors", ()) if pair not in pairs]
+    view._apidoc["errors"] = [*pairs, *declared] if first else [*declared, *pairs]
+    return view
 
 
 def raw_json(body):
     """A 200 JSON response of a body already in wire shape, which `@blp.response` passes through
     without dumping it (the schema still documents the operation).
 
-    Only for views a benchmark showed marshmallow's dump to be a large share of: the service must
-    then build exactly what the schema would dump (keys, their order, types), and a test must
-    compare the two.
+    The one documented exception to "schemas are the wire format", used by the compatibility
+    list (endpoint 12) alone: an item lists up to 10,000 entries, and dumping them with
+    marshmallow was a large share of the request (README, Benchmarks). Its service builds
+    exactly what the schema would dump (keys, their order, types), and
+    tests/compat/test_list_wire.py compares the two byte for byte.
     """
     return current_app.json.response(body)
 
@@ -115,6 +130,10 @@ class Api(flask_smorest.Api):
 
 
 class Blueprint(flask_smorest.Blueprint):
+    """Views declare their error responses once, by code: `@blp.errors("item_not_found", ...)`,
+    plus what `auth` (401/403 `invalid_token`) and `arguments` (400 `validation_error`) imply.
+    The OpenAPI responses (one per status, listing its codes) and OPTIONS come from that."""
+
     ARGUMENTS_PARSER = ArgumentsParser()
     # A form-or-JSON body is documented as a request body, not as "in: json_or_form" parameters.
     DEFAULT_LOCATION_CONTENT_TYPE_MAPPING = {
@@ -122,12 +141,18 @@ class Blueprint(flask_smorest.Blueprint):
         "json_or_form": "application/x-www-form-urlencoded",
     }
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._prepare_doc_cbks.append(self._prepare_errors_doc)
+
     def arguments(self, schema, *args, **kwargs):
         """As flask-smorest's, but a schema class is instantiated once here: webargs would build
-        it (nested schemas and their deep-copied fields included) on every request."""
+        it (nested schemas and their deep-copied fields included) on every request. Declares
+        400 `validation_error`."""
         if isinstance(schema, type):
             schema = schema()
-        return super().arguments(schema, *args, **kwargs)
+        parse = super().arguments(schema, *args, **kwargs)
+        return lambda view: declare_errors(parse(view), (400, "validation_error"))
 
     def auth(self, mode="token", *, invalid_status=401, owner=None, message=None):
         """Declares who may call the view: "public", or "token" (optionally with an
@@ -141,9 +166,10 @@ class Blueprint(flask_smorest.Blueprint):
 
         def decorator(view):
             wrapped = guard(view, invalid_status=invalid_status, owner=owner, message=message)
-            wrapped = self.alt_response(invalid_status, response=http.HTTPStatus(invalid_status).name)(wrapped)
-            if owner is not None or invalid_status != 403:
-                wrapped = self.alt_response(403, response="FORBIDDEN")(wrapped)
+            # What the owner check raises is declared with the view's errors (the test of the
+            # declarations follows it from here).
+            wrapped.auth_owner = owner
+            declare_errors(wrapped, (invalid_status, "invalid_token"), first=True)
             return self.doc(security=BEARER)(wrapped)
 
         return decorator
@@ -157,12 +183,26 @@ class Blueprint(flask_smorest.Blueprint):
                     operation.setdefault("manual_doc", {}).setdefault("operationId", operation_id(method, endpoint))
         super().register_views_in_doc(api, app, spec, name=name, parameters=parameters)
 
-    def errors(self, *statuses):
-        """Documents error responses (the error object) a view can answer."""
+    def errors(self, *codes):
+        """Declares the error codes (app.errors.CODES) a view answers besides those its `auth`
+        and `arguments` imply; an unknown code fails at import."""
+        unknown = [code for code in codes if code not in STATUS]
+        if unknown:
+            raise ValueError(f"unknown error codes {unknown}: add them to app.errors.CODES")
+        return lambda view: declare_errors(view, *((STATUS[code], code) for code in codes))
 
-        def decorator(view):
-            for status in statuses:
-                view = self.alt_response(status, response=http.HTTPStatus(status).name)(view)
-            return view
-
-        return decorator
+    @staticmethod
+    def _prepare_errors_doc(doc, doc_info, *, api, spec, **kwargs):
+        """One response per declared status: the error object, its codes in the description (as
+        `x-error-codes` too, which OPTIONS reads), and an example of one of them."""
+        by_status = {}
+        for status, code in doc_info.get("errors", ()):
+            by_status.setdefault(status, []).append(code)
+        responses = {}
+        for status, codes in sorted(by_status.items()):
+            response = {"description": f"{http.HTTPStatus(status).phrase}: " + ", ".join(f"`{c}`" for c in codes),
+                        "schema": api.ERROR_SCHEMA, "example": error_example(status, codes)}
+            prepare_response(response, spec, api.DEFAULT_RESPONSE_CONTENT_TYPE)
+            responses[status] = {**response, "x-error-codes": codes}
+        doc.setdefault("responses", {}).update(responses)
+        return doc

@@ -4,6 +4,7 @@ from peewee import BooleanField, CharField, ForeignKeyField, TextField
 from app.models.base import BaseModel, DateTimeField, JSONField, utcnow
 from app.models.catalog import Product
 from app.models.items import Item
+from schemas.vocabulary import DEFAULT, SELLER
 
 
 class Compatibility(BaseModel):
@@ -13,8 +14,8 @@ class Compatibility(BaseModel):
     product = ForeignKeyField(Product, null=True, on_delete="CASCADE")
     universal = BooleanField(default=False)
     domain_id = CharField(max_length=100, null=True)  # the product's domain
-    source = CharField(max_length=20, default="SELLER")  # SELLER | CATALOGO
-    creation_source = CharField(max_length=30, default="DEFAULT")
+    source = CharField(max_length=20, default=SELLER)  # one of COMPATIBILITY_SOURCES
+    creation_source = CharField(max_length=30, default=DEFAULT)  # one of CREATION_SOURCES
     note = TextField(null=True)
     note_status = CharField(max_length=10, null=True)  # PENDING | APPROVED | CHECKED
     restrictions = JSONField(null=True)  # [{attribute_id, attribute_values: [{values: [...]}]}]

@@ -6,7 +6,7 @@ import threading
 import pytest
 from werkzeug.serving import make_server
 
-from tests.compat_data import compat, seeded_bundle
+from tests.compat.compat_data import compat, seeded_bundle
 
 
 @pytest.fixture

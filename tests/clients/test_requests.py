@@ -8,7 +8,7 @@ import pytest
 from app.models import Compatibility
 from tests.bundles import SELLER, TOKENS
 from tests.clients.wire import post_chunked
-from tests.compat_data import SELLER_H, compat, seeded_bundle
+from tests.compat.compat_data import SELLER_H, compat, seeded_bundle
 
 
 @pytest.fixture(autouse=True)

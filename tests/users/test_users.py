@@ -2,7 +2,7 @@
 import pytest
 
 from tests.bundles import OTHER_SELLER, SELLER, TOKENS, base_bundle
-from tests.conftest import bearer
+from tests.helpers import bearer
 
 
 @pytest.fixture(autouse=True)

@@ -5,11 +5,11 @@
 """
 import re
 
-from app.db import param, prepared
 from app.errors import ApiError
-from app.models import Item
+from app.services.auth import queries
+from schemas.vocabulary import ITEM_ID_PATTERN
 
-ITEM_ID = re.compile(r"^[A-Z]{3}\d+$")
+ITEM_ID = re.compile(ITEM_ID_PATTERN)
 
 
 def require_item(item_id):
@@ -17,10 +17,7 @@ def require_item(item_id):
     if not isinstance(item_id, str) or not ITEM_ID.match(item_id):
         raise ApiError(400, "invalid_item_id",
                        f"Item id {item_id!r} is malformed: expected a site id and digits, e.g. MLA123456")
-    # Every item route runs this: prepared, as compiling the SELECT of every item column was a
-    # fifth of a compatibility list.
-    sql, params = prepared("item_by_id", lambda: Item.select().where(Item.id == param("id")), {"id": item_id})
-    item = next(iter(Item.raw(sql, *params)), None)
+    item = queries.item_row(item_id)
     if item is None:
         raise ApiError(404, "item_not_found", f"Item {item_id} does not exist")
     return item

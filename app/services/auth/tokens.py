@@ -4,10 +4,11 @@ import hashlib
 import hmac
 import secrets
 
-from app.db import param, prepared, write_transaction
+from app.db import write_transaction
 from app.errors import ApiError
 from app.models import AccessToken, Application, AuthorizationCode, RefreshToken, User
 from app.models.base import utcnow
+from app.services.auth import queries
 
 GRANT_TYPES = ("client_credentials", "authorization_code", "refresh_token")
 DEFAULT_SCOPE = "read write"
@@ -29,11 +30,7 @@ def resolve_access_token(token, now=None):
     """The user id a live token belongs to, or None."""
     if not token or len(token) > 512:
         return None
-    # Every authenticated request runs this: its SQL is compiled once, not per request.
-    sql, params = prepared("access_token", lambda: AccessToken.select(
-        AccessToken.user, AccessToken.expires_at, AccessToken.revoked).where(
-        AccessToken.token_hash == param("hash")), {"hash": digest(token)})
-    row = next(iter(AccessToken.raw(sql, *params)), None)
+    row = queries.access_token_row(digest(token))
     if row is None or row.revoked:
         return None
     if row.expires_at is not None and row.expires_at <= (now or utcnow()):

@@ -21,6 +21,7 @@ from app.services.bundle.load import upsert
 from app.services.bundle.lookup import chunks
 from app.services.bundle.refs_items import chart_row_ids
 from app.services.bundle.sql import delete_in, insert_rows
+from schemas.vocabulary import PENDING
 
 ITEM_FIELDS = ["id", "site", "title", "seller", "category", "domain", "status", "price", "currency_id",
                "official_store_id", "warranty", "catalog_product_id", "parent_item_id", "deal_ids",
@@ -60,7 +61,7 @@ def load_compatibilities(records, ctx):
         if stored.get(key) not in (None, row_id):
             replaced.append(stored[key])
         product = ctx.tables["product"].get(product_id) if product_id else None
-        note_status = r.get("note_status") or ("PENDING" if r.get("note") else None)
+        note_status = r.get("note_status") or (PENDING if r.get("note") else None)
         rows.append((row_id, r["item_id"], product_id, product_id is None, product and product["domain_id"],
                      r["source"], r["creation_source"], r.get("note"), note_status, r.get("restrictions") or None,
                      r.get("date_created")))

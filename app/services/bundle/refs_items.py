@@ -1,6 +1,7 @@
 """Referential checks of the item-side sections (compatibilities, suggestions, exceptions,
 orders, claims) and of the size-chart and discovery sections."""
 from app.services.bundle.lookup import fetch_compatible_domains, fetch_restriction_values, fetch_row_owners, valid
+from schemas.vocabulary import SPECIFIC
 
 
 def chart_row_ids(chart):
@@ -112,7 +113,7 @@ def _check_charts(ctx):
     first_use = {}
     for i, rec in ctx.records("charts"):
         ctx.ref(f"charts[{i}].site_id", "site", rec["site_id"])
-        ctx.ref(f"charts[{i}].seller_id", "user", rec.get("seller_id"), required=rec["type"] == "SPECIFIC")
+        ctx.ref(f"charts[{i}].seller_id", "user", rec.get("seller_id"), required=rec["type"] == SPECIFIC)
         for j, row_id in enumerate(chart_row_ids(rec)):
             if row_id in first_use:
                 ci, cj = first_use[row_id]

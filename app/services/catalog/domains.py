@@ -9,14 +9,13 @@ from app.models import (
     Domain,
     RestrictionAttribute,
     RestrictionValue,
-    Site,
 )
+from app.services.catalog.sites import get_site
 
 
 def domain_dump(site_id):
     """Endpoint 1: every item-side domain of the site with its rules, in three queries."""
-    if Site.get_or_none(Site.id == site_id) is None:
-        raise not_found("site_not_found", f"Site {site_id} does not exist")
+    get_site(site_id)
     domains = list(CompatibilityDomain.select(CompatibilityDomain.domain, CompatibilityDomain.main)
                    .join(Domain).where(Domain.site == site_id)
                    .order_by(CompatibilityDomain.domain).tuples())

@@ -10,8 +10,9 @@ import math
 import threading
 from collections import Counter, defaultdict
 
-from app.db import db, execute_prepared
-from app.models import CatalogVersion, Category, Domain, DomainDiscoveryTerm, Item
+from app.db import db
+from app.models import Category, Domain, DomainDiscoveryTerm, Item
+from app.services.catalog import queries
 from app.services.catalog.text_normalize import domain_name_words, features, tokens
 
 # How much one mention in each source weighs against one listing title.
@@ -89,11 +90,8 @@ class SiteModel:
 def _fingerprint():
     """The catalog version, which the importer (the only writer of titles, domains, categories
     and terms) changes with each import of them; the API's compatibility and chart writes don't,
-    so they never relearn for nothing. One primary-key read: scanning the site's items for a
-    fingerprint cost more than the prediction itself at 10,000 listings."""
-    row = execute_prepared("catalog_version", lambda: CatalogVersion.select(CatalogVersion.version).where(
-        CatalogVersion.id == 1), {}).fetchone()
-    return (db.obj.database, row[0] if row else None)
+    so they never relearn for nothing. One primary-key read, however many listings the site has."""
+    return (db.obj.database, queries.catalog_version())
 
 
 def learn(site_id):

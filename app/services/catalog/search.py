@@ -1,9 +1,12 @@
 """Item search of a site: full-text match over active items, paging, sorts and the category filter."""
+from dataclasses import dataclass
+
 from peewee import fn
 
 from app.errors import bad_request, not_found
 from app.models import Category, Item, search_index
 from app.services.catalog.sites import get_site
+from app.services.paging import Page
 
 SORTS = ("relevance", "price_asc", "price_desc")
 _SORT_NAMES = {
@@ -11,6 +14,18 @@ _SORT_NAMES = {
     "pt": {"relevance": "Mais relevantes", "price_asc": "Menor preço", "price_desc": "Maior preço"},
 }
 _CATEGORY_FILTER_NAMES = {"es": "Categorías", "pt": "Categorias"}
+
+
+@dataclass(frozen=True)
+class SearchPage(Page):
+    """A page of item rows, with the marketplace search's other fields."""
+
+    site_id: str
+    query: str
+    sort: dict
+    available_sorts: list
+    filters: list
+    available_filters: list
 
 
 def search_items(site_id, q, *, limit, offset, sort="relevance", category_id=None):
@@ -27,17 +42,12 @@ def search_items(site_id, q, *, limit, offset, sort="relevance", category_id=Non
     else:
         total = sum(c["results"] for c in counts)
     results = _page(site.id, words, category, sort, limit, offset) if total and offset < total else []
-    return {
-        "site_id": site.id,
-        "query": q,
-        "paging": {"total": total, "offset": offset, "limit": limit},
-        "results": results,
-        "sort": _sort(sort, language),
-        "available_sorts": [_sort(s, language) for s in SORTS if s != sort],
-        "filters": [_category_filter(language, [{"id": category.id, "name": category.name}])] if category else [],
+    return SearchPage(
+        results, total, offset, limit, site_id=site.id, query=q, sort=_sort(sort, language),
+        available_sorts=[_sort(s, language) for s in SORTS if s != sort],
+        filters=[_category_filter(language, [{"id": category.id, "name": category.name}])] if category else [],
         # As on the marketplace, an applied filter moves to `filters` and leaves `available_filters`.
-        "available_filters": [_category_filter(language, counts)] if counts and category is None else [],
-    }
+        available_filters=[_category_filter(language, counts)] if counts and category is None else [])
 
 
 def _category_of_site(site_id, category_id):
@@ -81,25 +91,7 @@ def _page(site_id, words, category, sort, limit, offset):
         order = (Item.price.desc(nulls="LAST"), rank, Item.id)
     else:
         order = (rank, Item.id)
-    rows = query.order_by(*order).limit(limit).offset(offset)
-    return [_result(item) for item in rows]
-
-
-def _result(item):
-    return {
-        "id": item.id,
-        "site_id": item.site_id,
-        "title": item.title,
-        "price": item.price,
-        "currency_id": item.currency_id,
-        "category_id": item.category_id,
-        "domain_id": item.domain_id,
-        "seller": {"id": item.seller_id},
-        "official_store_id": item.official_store_id,
-        "catalog_product_id": item.catalog_product_id,
-        "catalog_listing": item.catalog_listing,
-        "status": item.status,
-    }
+    return list(query.order_by(*order).limit(limit).offset(offset))
 
 
 def _sort(sort_id, language):

@@ -1,5 +1,5 @@
 """Currencies and sites."""
-from app.errors import not_found
+from app.errors import require
 from app.models import Currency, Site
 
 
@@ -8,10 +8,7 @@ def list_currencies():
 
 
 def get_currency(currency_id):
-    currency = Currency.get_or_none(Currency.id == currency_id)
-    if currency is None:
-        raise not_found("currency_not_found", f"Currency {currency_id} does not exist")
-    return currency
+    return require(Currency, currency_id, "currency_not_found", f"Currency {currency_id} does not exist")
 
 
 def list_sites():
@@ -19,7 +16,4 @@ def list_sites():
 
 
 def get_site(site_id):
-    site = Site.get_or_none(Site.id == site_id)
-    if site is None:
-        raise not_found("site_not_found", f"Site {site_id} does not exist")
-    return site
+    return require(Site, site_id, "site_not_found", f"Site {site_id} does not exist")

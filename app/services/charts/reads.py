@@ -1,22 +1,14 @@
 """Chart domains per site (22), chart domains by type (26), and reading a chart whole."""
-from peewee import JOIN
+from dataclasses import dataclass
 
-from app.db import execute_prepared, param
 from app.errors import ApiError, forbidden, not_found
-from app.models import Chart, ChartDomain, ChartRow, Site, TechnicalSpec
-from app.services.charts.sheets import SPECIFICATIONS
+from app.models import Chart, ChartDomain, ChartRow, TechnicalSpec
+from app.services.catalog.sites import get_site
+from app.services.charts import queries
+from schemas.vocabulary import SPECIFIC
 
-BRAND, STANDARD, SPECIFIC = "BRAND", "STANDARD", "SPECIFIC"
-CHART_TYPES = (BRAND, STANDARD, SPECIFIC)
 # Uruguay, Colombia, Peru, Ecuador and Chile have sellers' charts only (service-spec.md).
 SPECIFIC_ONLY_SITES = frozenset({"MLU", "MCO", "MPE", "MEC", "MLC"})
-
-
-def get_site(site_id):
-    site = Site.get_or_none(Site.id == site_id)
-    if site is None:
-        raise not_found("site_not_found", f"Site {site_id} does not exist")
-    return site
 
 
 def active_domain_ids(site_id):
@@ -55,13 +47,7 @@ def active_chart_domain(site_id, domain_id):
     input (None without one): (site-prefixed domain id, sheet input). An active domain exists
     (foreign key), so there is no separate domain lookup."""
     full_id = f"{site_id}-{domain_id}"
-    row = execute_prepared("chart_site_domain", lambda: (
-        Site.select(Site.id, ChartDomain.id, TechnicalSpec.input)
-        .join(ChartDomain, JOIN.LEFT_OUTER, on=(
-            (ChartDomain.site == Site.id) & (ChartDomain.domain == param("domain"))))
-        .join_from(Site, TechnicalSpec, JOIN.LEFT_OUTER, on=(
-            (TechnicalSpec.domain == ChartDomain.domain) & (TechnicalSpec.section == SPECIFICATIONS)))
-        .where(Site.id == param("site"))), {"domain": full_id, "site": site_id}).fetchone()
+    row = queries.site_domain_sheet(site_id, full_id)
     if row is None:
         raise not_found("site_not_found", f"Site {site_id} does not exist")
     if row[1] is None:
@@ -91,21 +77,28 @@ def row_size(attributes, main_attribute_id):
     return None
 
 
-def row_dict(row, main_attribute_id):
-    """A row as answered: its attributes plus `SIZE`, the value of the chart's main attribute."""
+@dataclass(frozen=True)
+class SizedRow:
+    """A chart row as answered (ChartRowSchema): its attributes plus `SIZE`, the value of the
+    chart's main attribute."""
+
+    id: str
+    attributes: list
+
+
+def sized_row(row, main_attribute_id):
     attributes = list(row.attributes or ())
     size = row_size(attributes, main_attribute_id)
     if size is not None and not any(a.get("id") == "SIZE" for a in attributes):
         attributes.append({"id": "SIZE", "name": "Talle", "values": [{"id": None, "name": size, "struct": None}]})
-    return {"id": row.id, "attributes": attributes}
+    return SizedRow(row.id, attributes)
 
 
-def chart_dict(chart, rows=()):
-    return {"id": chart.id, "names": chart.names, "domain_id": chart.domain_id, "site_id": chart.site_id,
-            "type": chart.type, "seller_id": chart.seller_id, "main_attribute_id": chart.main_attribute_id,
-            "secondary_attribute_id": chart.secondary_attribute_id, "measure_type": chart.measure_type,
-            "attributes": chart.attributes or [],
-            "rows": [row_dict(row, chart.main_attribute_id) for row in rows]}
+def with_rows(chart, rows):
+    """The chart row as ChartSchema dumps a whole chart: with `sized_rows` (a search result has
+    none, and answers `rows: []`)."""
+    chart.sized_rows = [sized_row(row, chart.main_attribute_id) for row in rows]
+    return chart
 
 
 def chart_rows(chart):
@@ -136,4 +129,4 @@ def read_chart(chart_id, caller_id):
     """GET /catalog/charts/{id}: the whole chart, rows included."""
     chart = get_chart(chart_id)
     check_reader(chart, caller_id)
-    return chart_dict(chart, chart_rows(chart))
+    return with_rows(chart, chart_rows(chart))

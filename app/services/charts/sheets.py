@@ -1,5 +1,5 @@
 """Technical specification sheets: the domain sheet (23) and the chart sheet (24)."""
-from app.errors import ApiError, bad_request, not_found
+from app.errors import ApiError, bad_request, not_found, require
 from app.models import Domain, TechnicalSpec
 
 SPECIFICATIONS = "SPECIFICATIONS"
@@ -8,11 +8,8 @@ TEMPLATE_TAG = "grid_template_required"
 
 
 def get_domain(domain_id):
-    domain = Domain.get_or_none(Domain.id == domain_id)
-    if domain is None:
-        raise not_found("domain_not_found", f"Domain {domain_id} does not exist; "
-                        "use a site-prefixed domain id such as MLA-SNEAKERS")
-    return domain
+    return require(Domain, domain_id, "domain_not_found", f"Domain {domain_id} does not exist; "
+                   "use a site-prefixed domain id such as MLA-SNEAKERS")
 
 
 def iter_components(components):

@@ -1,21 +1,28 @@
 """A seller's own charts, beyond the spec (decisions.md): create, rename, add and complete rows, delete."""
 import secrets
+from dataclasses import dataclass
 
 from app.db import lock_rows, write_transaction
 from app.errors import ApiError
 from app.models import Chart, ChartFilterValue, ChartRow, Item
 from app.services.charts import validation as cv
 from app.services.charts.reads import (
-    SPECIFIC,
-    chart_dict,
     chart_rows,
     check_manager,
     get_chart,
     get_site,
     require_active_domain,
-    row_dict,
+    sized_row,
+    with_rows,
 )
 from app.services.charts.sheets import get_domain, select_chart_sheet
+from schemas.vocabulary import SPECIFIC
+
+
+@dataclass(frozen=True)
+class ChartDeleted:
+    id: str
+    deleted: bool = True
 
 
 def _sheet_for(domain, chart_attributes, problems):
@@ -95,7 +102,7 @@ def create_chart(caller_id, body):
                               for n, row in enumerate(rows, start=1)]).execute()
         if attributes:
             ChartFilterValue.insert_many(_filter_values(chart, attributes)).execute()
-        return chart_dict(chart, chart_rows(chart))
+        return with_rows(chart, chart_rows(chart))
 
 
 def _locked_chart(chart_id, caller_id):
@@ -114,7 +121,7 @@ def rename_chart(chart_id, caller_id, names):
         problems.raise_if_any()
         Chart.update(names=merged).where(Chart.id == chart.id).execute()
         chart.names = merged
-        return chart_dict(chart, chart_rows(chart))
+        return with_rows(chart, chart_rows(chart))
 
 
 def _chart_sheet(chart):
@@ -143,7 +150,7 @@ def add_row(chart_id, caller_id, attributes):
         _check_row_measures(chart, sheet, [r.attributes for r in rows], clean, problems)
         position = max((r.position for r in rows), default=0) + 1
         row = ChartRow.create(id=f"{chart.id}:{position}", chart=chart.id, position=position, attributes=clean)
-        return row_dict(row, chart.main_attribute_id)
+        return sized_row(row, chart.main_attribute_id)
 
 
 def update_row(chart_id, row_id, caller_id, attributes):
@@ -168,7 +175,7 @@ def update_row(chart_id, row_id, caller_id, attributes):
         _check_row_measures(chart, sheet, [r.attributes for r in rows if r.id != row.id], clean, problems)
         ChartRow.update(attributes=clean).where(ChartRow.id == row.id).execute()
         row.attributes = clean
-        return row_dict(row, main_id)
+        return sized_row(row, main_id)
 
 
 def items_using(chart):
@@ -191,4 +198,4 @@ def delete_chart(chart_id, caller_id):
                            [{"code": "chart_in_use", "message": f"Item {i} uses this chart", "field": "id"}
                             for i in users[:50]])
         Chart.delete().where(Chart.id == chart.id).execute()
-        return {"id": chart.id, "deleted": True}
+        return ChartDeleted(chart.id)

@@ -9,8 +9,7 @@ from app.services.compat.context import ItemContext, lock_item
 from app.services.compat.item_state import refresh_items
 from app.services.compat.plans import check_families_limit, check_products_limit, family_products
 from app.services.compat.store import IN_CHUNK, chunks
-
-SELLER = "SELLER"
+from schemas.vocabulary import SELLER
 
 
 @dataclass

@@ -6,7 +6,7 @@ in that index. No Python loop ever walks the catalog.
 """
 from peewee import SQL, fn
 
-from app.errors import ApiError
+from app.errors import ApiError, require
 from app.models import Domain, ProductAttribute
 
 
@@ -87,10 +87,7 @@ def expand_family(domain_id, attributes, limit):
 
 
 def require_domain(domain_id):
-    domain = Domain.get_or_none(Domain.id == domain_id)
-    if domain is None:
-        raise ApiError(404, "domain_not_found", f"Domain {domain_id} does not exist")
-    return domain
+    return require(Domain, domain_id, "domain_not_found", f"Domain {domain_id} does not exist")
 
 
 def describe(family):

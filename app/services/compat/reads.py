@@ -1,16 +1,11 @@
 """Reading an item's compatibilities (endpoints 12 to 15): a few queries per call, never one
 per compatibility. Any valid token reads; only the seller sees notes still in moderation."""
-from peewee import JOIN, Case, fn
-
-from app.db import execute_prepared, param
 from app.errors import ApiError
-from app.models import CategoryRule, Compatibility, CompatibilityRule, Product
+from app.models import CategoryRule, CompatibilityRule
 from app.services.auth.ownership import require_item
+from app.services.compat import queries
 from app.services.compat.context import LOADABLE_TYPE, load_rules, loadable_domain_ids
-from app.services.compat.reputation import claims_by_product
-
-VISIBLE_NOTE_STATUSES = ("APPROVED", "CHECKED")
-DEFAULT_PAGE = 50
+from schemas.vocabulary import PAGE_LIMIT_DEFAULT, VISIBLE_NOTE_STATUSES
 
 
 def _note(row, is_seller):
@@ -25,7 +20,7 @@ def _reputation(claims, red_claims):
 
 def _restrictions(stored):
     """Stored restrictions in the exact shape (keys and their order) CompatibilityEntrySchema
-    dumps, so that the list can answer without marshmallow."""
+    dumps (see list_compatibilities)."""
     out = []
     for restriction in stored:
         coded = {"attribute_id": restriction.get("attribute_id")}
@@ -42,6 +37,8 @@ def _value(value):
 
 
 def _entry(row, is_seller, claims, red_claims, extended=True):
+    """A list entry as CompatibilityEntrySchema dumps it (see list_compatibilities); endpoint 13
+    answers the same entry, which its schema dumps."""
     product_id = row["vehicle_id"]
     entry = {"id": row["id"], "domain_id": row["domain_id"], "catalog_product_id": product_id,
              "catalog_product_name": row["product_name"] if product_id else None, "source": row["source"]}
@@ -54,56 +51,23 @@ def _entry(row, is_seller, claims, red_claims, extended=True):
     return entry
 
 
-def _rows():
-    """Plain dicts of the columns the answers show: an item lists up to 10,000 compatibilities,
-    and building two model instances per row was most of the list's time."""
-    return (Compatibility.select(Compatibility.id, Compatibility.domain_id, Compatibility.product.alias("vehicle_id"),
-                                 Product.name.alias("product_name"), Compatibility.source, Compatibility.note,
-                                 Compatibility.note_status, Compatibility.restrictions, Compatibility.universal)
-            .join(Product, JOIN.LEFT_OUTER, on=(Compatibility.product == Product.id)).dicts())
-
-
-def _list_rows(item_id, paged, limit=None, offset=None):
-    """The list's rows as dicts. Prepared, and read from the cursor: peewee compiling the SELECT
-    was a fifth of a 200-entry list, and its row processing another fifth."""
-    def build():
-        query = (_rows().where(Compatibility.item == param("item"), Compatibility.universal == False)  # noqa: E712
-                 .order_by(Compatibility.date_created, Compatibility.product))
-        return query.limit(param("limit")).offset(param("offset")) if paged else query
-    cursor = execute_prepared(("compat_list", paged), build, {"item": item_id, "limit": limit, "offset": offset})
-    names = [column[0] for column in cursor.description]
-    decode = Compatibility.restrictions.python_value
-    for values in cursor:
-        row = dict(zip(names, values, strict=True))
-        row["restrictions"] = decode(row["restrictions"])
-        yield row
-
-
-def _totals(item_id):
-    """(non-universal count, CATALOGO count, universal setting's id or None), in one query."""
-    return execute_prepared("compat_list_totals", lambda: Compatibility.select(
-        fn.SUM(Case(None, [(Compatibility.universal == False, 1)], 0)),  # noqa: E712
-        fn.SUM(Case(None, [(Compatibility.source == "CATALOGO", 1)], 0)),
-        fn.MAX(Case(None, [(Compatibility.universal == True, Compatibility.id)], None)))  # noqa: E712
-        .where(Compatibility.item == param("item")), {"item": item_id}).fetchone()
-
-
 def list_compatibilities(item_id, caller_id, extended, limit, offset, red_claims):
     """Endpoint 12: every compatibility, or a page of them when limit or offset is given.
 
-    The answer is the wire body (CompatibilityListSchema's dump, key order included): the view
-    sends it without dumping it again."""
+    The one service that answers the wire body itself: CompatibilityListSchema's dump, key
+    order included, which the view sends without dumping it again (app.http.smorest.raw_json).
+    An item lists up to 10,000 entries, and marshmallow dumping them was a large share of the
+    request (README, Benchmarks); tests/compat/test_list_wire.py compares the two byte for byte.
+    """
     item = require_item(item_id)
     is_seller = item.seller_id == caller_id
-    listed, catalog_count, universal_id = _totals(item_id)
+    listed, catalog_count, universal_id = queries.list_totals(item_id)
     paged = limit is not None or offset is not None
     if paged:
-        limit = DEFAULT_PAGE if limit is None else limit
+        limit = PAGE_LIMIT_DEFAULT if limit is None else limit
         offset = offset or 0
-        rows = _list_rows(item_id, True, limit, offset)
-    else:
-        rows = _list_rows(item_id, False)
-    claims = claims_by_product(item_id) if extended else {}
+    rows = queries.list_rows(item_id, limit, offset)
+    claims = queries.claims_by_product(item_id) if extended else {}
     result = {"products": [_entry(row, is_seller, claims, red_claims, extended) for row in rows],
               "catalog_compatibilities_count": int(catalog_count or 0)}
     if universal_id is not None:
@@ -114,7 +78,7 @@ def list_compatibilities(item_id, caller_id, extended, limit, offset, red_claims
 
 
 def _compatibility(item_id, compatibility_id):
-    row = _rows().where(Compatibility.id == compatibility_id, Compatibility.item == item_id).first()
+    row = queries.entry_row(item_id, compatibility_id)
     if row is None:
         raise ApiError(404, "compatibility_not_found", f"Item {item_id} has no compatibility {compatibility_id}")
     return row
@@ -125,7 +89,7 @@ def get_compatibility(item_id, compatibility_id, caller_id, red_claims):
     item = require_item(item_id)
     row = _compatibility(item_id, compatibility_id)
     is_seller = item.seller_id == caller_id
-    claims = claims_by_product(item_id) if row["vehicle_id"] else {}
+    claims = queries.claims_by_product(item_id) if row["vehicle_id"] else {}
     entry = _entry(row, is_seller, claims, red_claims)
     if row["universal"]:
         entry["universal"] = True

@@ -1,16 +1,14 @@
 """Seller reports: the compatibility summary of several items (endpoint 11) and the
 suggestion and complaint cards of one item (endpoint 6), each a few grouped queries."""
+from dataclasses import dataclass
+
 from peewee import Case, fn
 
 from app.errors import ApiError, not_found
-from app.models import Compatibility, CompatibilityRule, Domain, Item, Product, Site, Suggestion
+from app.models import Compatibility, CompatibilityRule, Item, Product, Site, Suggestion
 from app.services.auth.ownership import ITEM_ID, require_item_seller
 from app.services.compat import reputation
-
-
-def _require_domain(domain_id):
-    if Domain.get_or_none(Domain.id == domain_id) is None:
-        raise not_found("domain_not_found", f"Domain {domain_id} does not exist")
+from app.services.compat.families import require_domain
 
 
 def _vehicle_scoped(items, domain_id):
@@ -41,6 +39,18 @@ def _in_scope(all_ids, scoped_ids, domain_id):
     return (Compatibility.item.in_(unscoped) | condition) if unscoped else condition
 
 
+@dataclass(frozen=True)
+class ItemSummary:
+    """One item of a summary (SummarySchema)."""
+
+    item_id: str
+    item_title: str
+    compatibilities_count: int
+    compatibilities_claims_count: int
+    notes_count: int
+    restrictions_count: int
+
+
 def compatibilities_summary(caller_id, domain_id, item_ids, max_items):
     """Endpoint 11: per item, counts of compatibilities, their claims, notes and restrictions."""
     item_ids = list(dict.fromkeys(item_ids))
@@ -53,7 +63,7 @@ def compatibilities_summary(caller_id, domain_id, item_ids, max_items):
                        f"Malformed item ids: {', '.join(malformed)} (expected a site id and digits, e.g. MLA123)",
                        [{"code": "invalid_item_id", "message": f"{i} is not an item id", "field": "items"}
                         for i in malformed])
-    _require_domain(domain_id)
+    require_domain(domain_id)
     items = {item.id: item for item in Item.select(Item.id, Item.title, Item.seller, Item.domain)
              .where(Item.id.in_(item_ids))}
     missing = [i for i in item_ids if i not in items]
@@ -74,11 +84,8 @@ def compatibilities_summary(caller_id, domain_id, item_ids, max_items):
                                    fn.SUM(Case(None, [(has_restrictions, 1)], 0)))
               .where(scope).group_by(Compatibility.item).tuples()}
     claims = reputation.claims_by_item(item_ids, where=scope)
-    return [{"item_id": i, "item_title": items[i].title,
-             "compatibilities_count": counts.get(i, (0, 0, 0))[0],
-             "compatibilities_claims_count": claims[i],
-             "notes_count": counts.get(i, (0, 0, 0))[1],
-             "restrictions_count": counts.get(i, (0, 0, 0))[2]} for i in item_ids]
+    return [ItemSummary(i, items[i].title, counts.get(i, (0, 0, 0))[0], claims[i], *counts.get(i, (0, 0, 0))[1:])
+            for i in item_ids]
 
 
 CARD_TEXTS = {
@@ -99,11 +106,20 @@ CARD_TEXTS = {
 }
 
 
+@dataclass(frozen=True)
+class Card:
+    """A card (CardSchema): texts in the site's language, with the quantity in the title."""
+
+    title: str
+    subtitle: str
+    filter: str
+    quantity: int
+
+
 def card(language, card_filter, quantity):
     texts = CARD_TEXTS.get((language or "es")[:2], CARD_TEXTS["es"])
     (one, many), subtitle = texts[card_filter]
-    title = one if quantity == 1 else many.format(n=quantity)
-    return {"title": title, "subtitle": subtitle, "filter": card_filter, "quantity": quantity}
+    return Card(one if quantity == 1 else many.format(n=quantity), subtitle, card_filter, quantity)
 
 
 def compatibility_cards(caller_id, domain_id, item_id, filters, product_id=None):
@@ -114,7 +130,7 @@ def compatibility_cards(caller_id, domain_id, item_id, filters, product_id=None)
     `product_id` is only a hint; it must exist.
     """
     item = require_item_seller(item_id, caller_id)
-    _require_domain(domain_id)
+    require_domain(domain_id)
     scoped = bool(_vehicle_scoped([item], domain_id))
     if product_id is not None and Product.get_or_none(Product.id == product_id) is None:
         raise not_found("product_not_found", f"Product {product_id} does not exist")

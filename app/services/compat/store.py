@@ -6,6 +6,7 @@ from app.errors import ApiError
 from app.models import Compatibility, Suggestion
 from app.models.base import utcnow
 from app.services.bundle.sql import insert_rows
+from schemas.vocabulary import DEFAULT, PENDING, SELLER
 
 IN_CHUNK = 500
 COLUMNS = ("id", "item", "product", "universal", "domain_id", "source", "creation_source", "note",
@@ -30,7 +31,7 @@ def existing_products(item_id, product_ids):
     return found
 
 
-def insert_entries(item_id, entries, source="SELLER"):
+def insert_entries(item_id, entries, source=SELLER):
     """Adds the entries whose product the item does not have yet; consumes the item's pending
     suggestions of those products. Returns the rows written."""
     entries = list(entries)
@@ -38,7 +39,7 @@ def insert_entries(item_id, entries, source="SELLER"):
     now = utcnow()
     rows = [{"id": new_id(), "item": item_id, "product": e.product_id, "universal": False,
              "domain_id": e.domain_id, "source": source, "creation_source": e.creation_source,
-             "note": e.note, "note_status": "PENDING" if e.note else None,
+             "note": e.note, "note_status": PENDING if e.note else None,
              "restrictions": e.restrictions or None, "date_created": now}
             for e in entries if e.product_id not in existing]
     # One prepared statement for all rows: peewee's multi-row INSERT built a node per value,
@@ -49,7 +50,7 @@ def insert_entries(item_id, entries, source="SELLER"):
     return rows
 
 
-def set_universal(ctx, creation_source="DEFAULT"):
+def set_universal(ctx, creation_source=DEFAULT):
     """Rule 3: 400 while the item has specific compatibilities; 0 when already universal."""
     ctx.universal_category_rule()
     universal, specific = ctx.state()
@@ -60,7 +61,7 @@ def set_universal(ctx, creation_source="DEFAULT"):
     if universal:
         return 0
     Compatibility.insert(id=new_id(), item=ctx.item.id, product=None, universal=True, domain_id=None,
-                         source="SELLER", creation_source=creation_source, date_created=utcnow()).execute()
+                         source=SELLER, creation_source=creation_source, date_created=utcnow()).execute()
     return 1
 
 

@@ -7,6 +7,7 @@ from app.errors import ApiError
 from app.models import Compatibility
 from app.services.compat.plans import family_domain, family_products
 from app.services.compat.store import IN_CHUNK, chunks, existing_products
+from schemas.vocabulary import PENDING
 
 
 @dataclass
@@ -93,7 +94,7 @@ def apply_update(item_id, plan):
         for chunk in chunks(change.product_ids, IN_CHUNK):
             mine = (Compatibility.item == item_id) & Compatibility.product.in_(chunk)
             if change.note_set and change.note:
-                (Compatibility.update(note=change.note, note_status="PENDING")
+                (Compatibility.update(note=change.note, note_status=PENDING)
                  .where(mine, Compatibility.note.is_null() | (Compatibility.note != change.note)).execute())
             elif change.note_set:
                 Compatibility.update(note=None, note_status=None).where(mine).execute()

@@ -1,17 +1,17 @@
 """Reading items (endpoint 3) and searching a seller's items by compatibility state (4, 5)."""
-from app.db import param, prepared
-from app.errors import ApiError, not_found
-from app.models import Item, Site
-from app.services.compat.item_state import item_tags
+from dataclasses import dataclass
 
-ITEM_FIELDS = ("id", "title", "category_id", "domain_id", "official_store_id", "status", "price",
-               "currency_id", "warranty", "catalog_product_id", "parent_item_id", "deal_ids",
-               "automatic_relist", "date_created", "last_updated", "health", "catalog_listing")
+from app.errors import ApiError, not_found
+from app.models import Item
+from app.services.compat.item_state import item_tags
+from app.services.items import queries
+from app.services.paging import Page, page_of
+from schemas.vocabulary import PAGE_LIMIT_DEFAULT
+
 HAS_COMPATIBILITIES = "HAS_COMPATIBILITIES"
 # The marketplace's boolean "yes" value, named in the site's language.
 YES_VALUE_ID = "242085"
 HAS_COMPATIBILITIES_TEXT = {"es": ("Tiene compatibilidades", "Sí"), "pt": ("Possui compatibilidades", "Sim")}
-ATTRIBUTE_KEYS = ("id", "name", "value_id", "value_name", "values", "value_type")
 
 
 def has_compatibilities_attribute(language):
@@ -22,31 +22,22 @@ def has_compatibilities_attribute(language):
 
 def _attributes(item, language):
     # HAS_COMPATIBILITIES is derived from the item's compatibilities, never taken as stored.
-    attributes = [{key: attribute.get(key, [] if key == "values" else None) for key in ATTRIBUTE_KEYS}
-                  for attribute in item.attributes or []
+    attributes = [attribute for attribute in item.attributes or []
                   if isinstance(attribute, dict) and attribute.get("id") != HAS_COMPATIBILITIES]
     if item.compatibilities_count > 0:
         attributes.append(has_compatibilities_attribute(language))
     return attributes
 
 
-def _read_item(item_id):
-    """The item row with its site's language, or None. The SELECT names every item column, and
-    compiling it on each read was a third of the endpoint's time."""
-    sql, params = prepared("item_read", lambda: Item.select(Item, Site.language)
-                           .join(Site, on=(Item.site == Site.id)).where(Item.id == param("id")), {"id": item_id})
-    return next(iter(Item.raw(sql, *params)), None)
-
-
 def get_item(item_id):
-    """Endpoint 3: the item with its derived tags and attributes."""
-    item = _read_item(item_id)
+    """Endpoint 3: the item row, with its derived `tags` and `shown_attributes` attached (ItemSchema
+    dumps those in place of the stored tag columns and attributes)."""
+    item = queries.item_with_language(item_id)
     if item is None:
         raise not_found("item_not_found", f"Item {item_id} does not exist")
-    body = {field: getattr(item, field) for field in ITEM_FIELDS}
-    body.update(site_id=item.site_id, seller_id=item.seller_id, tags=item_tags(item),
-                attributes=_attributes(item, item.language), deal_ids=item.deal_ids or [])
-    return body
+    item.tags = item_tags(item)
+    item.shown_attributes = _attributes(item, item.language)
+    return item
 
 
 def require_caller_is_user(caller_id, user_id):
@@ -56,9 +47,18 @@ def require_caller_is_user(caller_id, user_id):
                                          f"not those of user {user_id}")
 
 
+@dataclass(frozen=True)
+class SellerItems(Page):
+    """A page of a seller's items (rows with their id), with the search's seller and filters."""
+
+    seller_id: int
+    filters: dict
+    query: str | None = None
+
+
 def search_seller_items(caller_id, seller_id, *, tags=None, status=None, has_compatibilities=None,
-                        limit=50, offset=0):
-    """Endpoints 4 and 5: the seller's item ids matching every filter, ascending by id.
+                        limit=PAGE_LIMIT_DEFAULT, offset=0):
+    """Endpoints 4 and 5: a page of the seller's items matching every filter, ascending by id.
 
     Each filter is a column of the item row kept current by item_state, so the search is
     answered from the (seller, tag_*) and (seller, status, compatibilities_count) indexes.
@@ -80,7 +80,4 @@ def search_seller_items(caller_id, seller_id, *, tags=None, status=None, has_com
         filters["has_compatibilities"] = has_compatibilities
         query = query.where(Item.compatibilities_count > 0 if has_compatibilities
                             else Item.compatibilities_count == 0)
-    total = query.count()
-    ids = [item_id for (item_id,) in query.order_by(Item.id).limit(limit).offset(offset).tuples()]
-    return {"seller_id": str(seller_id), "query": None, "filters": filters, "results": ids,
-            "paging": {"total": total, "offset": offset, "limit": limit}}
+    return page_of(query.order_by(Item.id), offset, limit, SellerItems, seller_id=seller_id, filters=filters)

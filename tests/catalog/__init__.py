@@ -1,0 +1,1 @@
+"""The catalog: domain dump, site search, the category predictor and the bundle import."""

@@ -1,0 +1,1 @@
+"""Fashion size charts: chart domains, a seller's own charts, chart search and the technical specs."""

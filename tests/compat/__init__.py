@@ -1,0 +1,1 @@
+"""Vehicle-part compatibilities: writes, reads, items, reports and order snapshots."""

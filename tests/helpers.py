@@ -1,0 +1,72 @@
+"""Plain helpers shared by the tests of every area (the fixtures are in tests/conftest.py).
+
+Test modules import from here, never from conftest.
+"""
+import os
+
+import psycopg2
+import pytest
+
+from app import create_app
+from app.db import db
+from app.models import ALL_MODELS
+from app.schema import create_schema
+
+PG_ADMIN_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+BACKENDS = [b for b in ("sqlite", "postgresql")
+            if b in os.environ.get("TEST_DATABASES", "sqlite,postgresql").split(",")]
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+ERROR_KEYS = {"message", "error", "status", "cause"}
+
+
+def assert_error(response, status, error=None, message=None):
+    """The response is the error object (service-spec.md) with this status, and no other key but
+    the `errors` list of `chart_validation_error` (decisions.md); `error` and `message` are checked
+    when given. Returns the body."""
+    body = response.get_json()
+    assert response.status_code == status, (response.request.method, response.request.path, body)
+    allowed = ERROR_KEYS | ({"errors"} if body.get("error") == "chart_validation_error" else set())
+    assert ERROR_KEYS <= set(body) <= allowed, body
+    assert body["status"] == status and body["message"] and isinstance(body["cause"], list), body
+    if error is not None:
+        assert body["error"] == error, body
+    if message is not None:
+        assert body["message"] == message, body
+    return body
+
+
+def make_app(database_url, **overrides):
+    return create_app({"DATABASE_URL": database_url, **overrides})
+
+
+def pg_admin():
+    """An autocommit connection to the PostgreSQL server; skips the test when it is unreachable,
+    unless REQUIRE_POSTGRES=1 (CI) makes that a failure."""
+    try:
+        conn = psycopg2.connect(PG_ADMIN_URL, connect_timeout=3)
+    except psycopg2.OperationalError as exc:
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"PostgreSQL required but unreachable: {exc}")
+        pytest.skip(f"PostgreSQL unreachable: {exc}")
+    conn.autocommit = True
+    return conn
+
+
+def empty_schema(request, database_url):
+    """Inside an app context with a connection: the schema with no rows. On PostgreSQL the
+    schema is made once per session (the `postgres_database` fixture), then truncated, which is
+    faster than DDL."""
+    if not database_url.startswith("postgresql"):
+        create_schema()
+        return
+    state = request.getfixturevalue("postgres_database")
+    if not state["schema_ready"]:
+        create_schema()
+        state["schema_ready"] = True
+    tables = ", ".join(f'"{m._meta.table_name}"' for m in ALL_MODELS)
+    db.execute_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")

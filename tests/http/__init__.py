@@ -1,0 +1,1 @@
+"""Conventions every endpoint shares: errors, OpenAPI, contract, security, auth and rate limits."""

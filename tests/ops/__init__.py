@@ -1,0 +1,1 @@
+"""Operations: CLI, gunicorn, connection pools, schema versions, prepared SQL and the smoke test."""

@@ -1,0 +1,78 @@
+"""Prepared queries (app.db.prepared): compiled once, run with each call's values by name. The item
+read (endpoint 3) and the token lookup keep their compiled SQL, never the data they read."""
+import importlib
+
+import pytest
+
+from app.db import db, param, prepared
+from app.models import AccessToken, Compatibility, Item
+from app.services.auth.tokens import create_access_token, digest
+from tests.bundles import SELLER, TOKENS, base_bundle
+from tests.helpers import bearer
+
+AUTH = bearer(TOKENS[SELLER])
+app_db = importlib.import_module("app.db")  # the module: `app.db` names the database handle
+
+
+def _seller_items(builds):
+    """A query whose params appear in the SQL in another order than the values dict's, next to a
+    constant (the status) that is not a param."""
+    def build():
+        builds.append(1)
+        return (Item.select(Item.id).where((Item.status == "active") & (Item.seller == param("seller"))
+                                           & (Item.id != param("except"))).order_by(Item.id))
+    return build
+
+
+@pytest.mark.parametrize("cache_limit", [None, 0])
+def test_params_take_each_call_values_by_name(run_db, load_bundle, monkeypatch, cache_limit):
+    load_bundle(base_bundle())
+    monkeypatch.setattr(app_db, "_prepared", {})
+    if cache_limit is not None:  # a full cache: compiled per call, with the same answers
+        monkeypatch.setattr(app_db, "MAX_PREPARED", cache_limit)
+    builds = []
+
+    def ids(seller, excluded):
+        sql, params = prepared("seller_items", _seller_items(builds), {"except": excluded, "seller": seller})
+        return [row[0] for row in db.execute_sql(sql, params).fetchall()]
+
+    def expected(seller, excluded):
+        return [i.id for i in Item.select().where((Item.status == "active") & (Item.seller == seller)
+                                                   & (Item.id != excluded)).order_by(Item.id)]
+
+    for seller, excluded in ((SELLER, "MLA100"), (SELLER, "MLA101"), (999_999, "MLA100")):
+        assert run_db(ids, seller, excluded) == run_db(expected, seller, excluded)
+    assert len(run_db(ids, SELLER, "MLA100")) > 1 and run_db(ids, 999_999, "MLA100") == []
+    assert len(builds) == (1 if cache_limit is None else 5)
+    assert len(app_db._prepared) == (1 if cache_limit is None else 0)
+
+
+def test_a_missing_value_is_an_error_not_a_stale_one(run_db):
+    with pytest.raises(KeyError):
+        run_db(prepared, "compat_by_item", lambda: Compatibility.select().where(
+            Compatibility.item == param("item")), {})
+
+
+def test_item_read_sees_a_changed_item_and_missing_ones(client, load_bundle):
+    bundle = base_bundle()
+    load_bundle(bundle)
+    first = client.get("/items/MLA100", headers=AUTH).get_json()
+    assert first["id"] == "MLA100" and first["site_id"] == "MLA" and first["seller_id"] == SELLER
+    record = next(i for i in bundle["items"] if i["id"] == "MLA100")
+    load_bundle({"items": [{**record, "title": "Pastillas cerámicas"}]})
+    again = client.get("/items/MLA100", headers=AUTH).get_json()
+    assert again["title"] == "Pastillas cerámicas"
+    assert {k: v for k, v in again.items() if k not in ("title", "last_updated")} == \
+        {k: v for k, v in first.items() if k not in ("title", "last_updated")}
+    missing = client.get("/items/MLA999999", headers=AUTH)
+    assert missing.status_code == 404 and missing.get_json()["error"] == "item_not_found"
+    assert any(key[0] == "item_read" for key in app_db._prepared)  # compiled once, kept
+
+
+def test_token_lookup_sees_a_revoked_or_new_token(client, run_db, load_bundle):
+    load_bundle(base_bundle())
+    token = run_db(create_access_token, SELLER)
+    assert client.get("/items/MLA999999", headers=bearer(token)).status_code == 404
+    run_db(lambda: AccessToken.update(revoked=True).where(AccessToken.token_hash == digest(token)).execute())
+    response = client.get("/items/MLA999999", headers=bearer(token))
+    assert response.status_code == 401 and response.get_json()["error"] == "invalid_token"

@@ -1,0 +1,50 @@
+"""SQLite connections are kept per worker: requests borrow one from a pool instead of opening
+(and, on close, checkpointing) a connection each."""
+from app.db import connection, db
+from app.models import Site
+from app.schema import create_schema
+from app.services.bundle import import_bundle
+from tests.bundles import SELLER, TOKENS, base_bundle
+from tests.helpers import bearer, make_app
+
+
+def _load(app):
+    with app.app_context(), connection():
+        create_schema()
+        import_bundle(base_bundle())
+
+
+def test_sqlite_requests_reuse_one_connection_and_set_its_pragmas_once(tmp_path):
+    app = make_app(f"sqlite:///{tmp_path}/pool.db")
+    _load(app)
+    db.obj.close_all()
+    opened = []
+    set_pragmas = db.obj._set_pragmas
+    db.obj._set_pragmas = lambda conn: (opened.append(conn), set_pragmas(conn))
+    try:
+        client = app.test_client()
+        for _ in range(5):
+            assert client.get("/items/MLA100", headers=bearer(TOKENS[SELLER])).status_code == 200
+            assert db.is_closed()  # returned to the pool at the end of the request
+        assert len(opened) == 1
+        assert len(db.obj._connections) == 1
+        with app.app_context(), connection():
+            assert db.execute_sql("PRAGMA journal_mode").fetchone()[0] == "wal"
+            assert db.execute_sql("PRAGMA foreign_keys").fetchone()[0] == 1
+    finally:
+        del db.obj._set_pragmas
+        db.obj.close_all()
+
+
+def test_a_pooled_sqlite_connection_sees_writes_made_through_another(tmp_path):
+    app = make_app(f"sqlite:///{tmp_path}/pool.db")
+    _load(app)
+    client = app.test_client()
+    assert client.get("/sites/MLA").get_json()["name"] != "Renamed"
+    with app.app_context(), connection():
+        import_bundle({"sites": [{"id": "MLA", "name": "Renamed", "default_currency_id": "ARS"}]})
+    # The request's pooled connection was opened before the write and kept since.
+    assert client.get("/sites/MLA").get_json()["name"] == "Renamed"
+    with app.app_context(), connection():
+        assert Site.get_by_id("MLA").name == "Renamed"
+    db.obj.close_all()
