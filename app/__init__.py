@@ -2,12 +2,13 @@
 import logging
 
 from flask import Flask
+from swagger_ui_bundle import swagger_ui_path
 
 from app import cli
 from app.api import register_blueprints
 from app.config import load_settings
 from app.db import db, default_sqlite_url, make_database
-from app.http import hooks
+from app.http import compression, hooks
 from app.http.ratelimit import limiter
 from app.http.smorest import Api
 
@@ -19,7 +20,10 @@ shared by every endpoint: JSON bodies, JSONP with `callback`, the error object
 
 
 def create_app(config=None):
-    app = Flask(__name__, instance_relative_config=True)
+    # The app's only static files are Swagger UI's, from the pinned swagger-ui-bundle package: /docs
+    # then works offline and shows the version we tested, never whatever a CDN serves today.
+    app = Flask(__name__, instance_relative_config=True, static_folder=str(swagger_ui_path),
+                static_url_path="/docs/assets")
     app.config.update(load_settings(overrides=config))
     app.config.update(
         API_TITLE="Marketplace listings API",
@@ -28,7 +32,7 @@ def create_app(config=None):
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         RATELIMIT_HEADERS_ENABLED=True,
         JSON_SORT_KEYS=False,
     )
@@ -40,6 +44,8 @@ def create_app(config=None):
                                 app.config))
 
     api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
+    # First of the after_request functions, so it runs last: it compresses the final body.
+    compression.init_app(app)
     limiter.init_app(app)
     register_blueprints(api)
     hooks.init_app(app)

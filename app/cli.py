@@ -5,6 +5,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 
+from app.config import gunicorn_bind, local_url
 from app.db import connection
 from app.errors import ApiError
 from app.schema import create_schema, schema_status
@@ -105,9 +106,17 @@ def demo():
     click.echo("user_id nickname token")
     for user in users:
         click.echo(f"{user['id']} {user['nickname']} {user['access_tokens'][0]}")
+    for application in bundle.get("applications", ()):
+        click.echo(f"\nOAuth application: client_id {application['client_id']}  client_secret "
+                   f"{application['client_secret']}  redirect_uri {application['redirect_uri']}  "
+                   f"(acts for user {application['owner_id']} with grant_type=client_credentials)")
+    # The address gunicorn_conf will bind, from the same BIND / PORT environment.
+    url = local_url(gunicorn_bind())
+    click.echo(f"\nServe it: gunicorn -c python:app.gunicorn_conf wsgi:app   (listens on {url}; "
+               f"docs at {url}/docs)")
     if users:
-        click.echo("\nTry: curl -H 'Authorization: Bearer " + users[0]["access_tokens"][0]
-                   + "' http://127.0.0.1:8000/users/" + str(users[0]["id"]) + "/items/search")
+        click.echo("Try: curl -H 'Authorization: Bearer " + users[0]["access_tokens"][0]
+                   + f"' {url}/users/me")
 
 
 def _read_bundle(stream):

@@ -27,6 +27,7 @@ DEFAULTS = {
     # Benchmark only: false makes API writes skip their change records (the ETag still changes),
     # to measure what the history costs. Never in production: the history would have holes.
     "HISTORY_ENABLED": True,
+    "COMPRESS_MIN_SIZE": 500,  # bytes from which an answer is gzipped (when the client accepts it)
 }
 
 
@@ -47,3 +48,19 @@ def load_settings(environ=None, overrides=None):
         settings[key] = default if raw is None else _coerce(default, raw)
     settings.update(overrides or {})
     return settings
+
+
+def gunicorn_bind(environ=None):
+    """Where gunicorn listens: BIND (host:port or unix:path), else 0.0.0.0:PORT (default 8000). One
+    function for app/gunicorn_conf.py and for `demo`, which prints it, so the two never disagree."""
+    environ = os.environ if environ is None else environ
+    return environ.get("BIND") or f"0.0.0.0:{environ.get('PORT') or '8000'}"
+
+
+def local_url(bind):
+    """The address to try a bind at from the same machine (0.0.0.0 listens on 127.0.0.1 too)."""
+    if bind.startswith("unix:"):
+        return bind
+    host, _, port = bind.rpartition(":")
+    host = "127.0.0.1" if host in ("", "0.0.0.0", "[::]", "::") else host
+    return f"http://{host}:{port}"

@@ -1,11 +1,19 @@
 """gunicorn settings for production: `gunicorn -c python:app.gunicorn_conf wsgi:app`.
 
-Every value can be overridden from the environment (PORT, WEB_CONCURRENCY, ...).
+Every value can be overridden from the environment (BIND, PORT, WEB_CONCURRENCY, ...).
 """
 import multiprocessing
 import os
+import re
 
-bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
+from app.config import gunicorn_bind
+
+bind = gunicorn_bind()
+# gunicorn's control socket (for gunicornc) defaults to one path per user, so a second instance on the
+# machine took it over and stopping either removed it. One socket per bind address keeps them apart.
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET") or os.path.join(
+    os.environ.get("XDG_RUNTIME_DIR") or os.path.expanduser("~/.gunicorn"),
+    "gunicorn-" + re.sub(r"[^A-Za-z0-9.]+", "_", bind).strip("_") + ".ctl")
 # Sync workers: the work is database-bound and short; 2 per core plus one is gunicorn's advice.
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
 worker_class = "sync"

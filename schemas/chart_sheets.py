@@ -1,8 +1,9 @@
 """Technical specification sheets (endpoints 23 and 24) and the attribute values requests carry."""
 import marshmallow as ma
-from marshmallow import fields, validate
+from marshmallow import fields
 
 from schemas.common import DictSchema, StrictSchema
+from schemas.fields import Choice
 
 
 class IdField(fields.Field):
@@ -37,8 +38,8 @@ class AttributeInputSchema(StrictSchema):
 
 
 class ChartSheetQuerySchema(ma.Schema):
-    section = fields.String(required=True, validate=validate.OneOf(["grids", "GRIDS"]),
-                            metadata={"description": "Always `grids`: the sheet of a size chart"})
+    section = Choice(["grids"], upper=False, required=True,
+                     metadata={"description": "Always `grids` (any letter case): the sheet of a size chart"})
 
 
 class ChartSheetRequestSchema(StrictSchema):

@@ -1,7 +1,8 @@
 """Request bodies of the compatibility writes (endpoints 2, 8, 9, 10, 18, 19)."""
-from marshmallow import ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from schemas.common import StrictSchema
+from schemas.fields import Choice
 from schemas.vocabulary import CREATION_SOURCES, DOMAIN_ID_PATTERN, ITEM_ID_PATTERN, PRODUCT_ID_PATTERN
 
 NOTE_MAX = 500
@@ -18,9 +19,9 @@ def domain_id(**kwargs):
                                                   "MLA-CARS_AND_VANS"), **kwargs)
 
 
-def creation_source(required):
-    return fields.String(required=required, validate=validate.OneOf(CREATION_SOURCES), metadata={
-        "description": "Flow that creates the compatibility: " + ", ".join(CREATION_SOURCES)})
+def creation_source(description="Flow that creates the compatibility"):
+    return Choice(CREATION_SOURCES, metadata={
+        "description": f"{description}: " + ", ".join(CREATION_SOURCES) + " (any letter case, stored upper case)"})
 
 
 class RestrictionValueInSchema(StrictSchema):
@@ -79,7 +80,7 @@ class FamilyAttributeSchema(StrictSchema):
 
 class FamilyElementSchema(StrictSchema):
     domain_id = domain_id(required=True)
-    creation_source = creation_source(required=False)
+    creation_source = creation_source()
     attributes = fields.List(fields.Nested(FamilyAttributeSchema), required=True,
                              validate=validate.Length(min=1, max=20))
     note = note_field()
@@ -87,23 +88,23 @@ class FamilyElementSchema(StrictSchema):
 
 
 class FamilyCreateElementSchema(FamilyElementSchema):
-    creation_source = creation_source(required=True)
+    """A created family; creation_source is required unless the body gives a default."""
 
 
 class ProductElementSchema(StrictSchema):
     id = product_id(required=True)
-    creation_source = creation_source(required=False)
+    creation_source = creation_source()
     note = note_field()
     restrictions = restrictions_field()
 
 
 class ProductCreateElementSchema(ProductElementSchema):
-    creation_source = creation_source(required=True)
+    """A created product; creation_source is required unless the body gives a default."""
 
 
 class ProductsGroupSchema(StrictSchema):
     ids = fields.List(product_id(), required=True, validate=validate.Length(min=1))
-    creation_source = creation_source(required=True)
+    creation_source = creation_source()
     note = note_field()
     restrictions = restrictions_field()
 
@@ -125,6 +126,24 @@ class CompatibilitiesCreateSchema(StrictSchema):
     universal = fields.Boolean(metadata={"description": "true sets the universal setting (with no products)"})
     item_to_copy = fields.Nested(ItemToCopySchema, metadata={
         "description": "Copy the compatibilities of another item of the caller (target without compatibilities)"})
+    creation_source = creation_source("Default of the elements that carry none")
+
+    @post_load
+    def default_creation_source(self, data, **kwargs):
+        """Each created element needs a creation_source: its own, else the body's (then dropped, so the
+        services see elements only). Missing in both places is the element's required-field error."""
+        default = data.pop("creation_source", None)
+        missing = {}
+        for section in ("products", "products_group", "products_families"):
+            for index, element in enumerate(data.get(section) or ()):
+                if default is not None:
+                    element.setdefault("creation_source", default)
+                elif "creation_source" not in element:
+                    missing.setdefault(section, {})[index] = {
+                        "creation_source": ["Missing data for required field."]}
+        if missing:
+            raise ValidationError(missing)
+        return data
 
 
 class PutCreateSchema(CompatibilitiesCreateSchema):

@@ -3,6 +3,15 @@ import marshmallow as ma
 from marshmallow import fields
 
 
+class ClientIdField(fields.String):
+    """The marketplace's application ids are numbers, and JSON clients send them as numbers."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class TokenRequestSchema(ma.Schema):
     """Every grant's parameters; which ones a grant needs is checked by the service, so a
     missing one answers the OAuth error `invalid_request` rather than a field error."""
@@ -11,8 +20,9 @@ class TokenRequestSchema(ma.Schema):
         unknown = ma.EXCLUDE
 
     grant_type = fields.String(metadata={"description": "client_credentials, authorization_code or refresh_token"})
-    client_id = fields.String(metadata={"description": "Application id"})
-    client_secret = fields.String(metadata={"description": "Application secret"})
+    client_id = ClientIdField(metadata={"description": "Application id (a JSON number is accepted too); "
+                                        "or send it with the secret as HTTP Basic (RFC 6749 2.3.1)"})
+    client_secret = fields.String(metadata={"description": "Application secret, unless sent as HTTP Basic"})
     code = fields.String(metadata={"description": "authorization_code: the code issued to the user"})
     redirect_uri = fields.String(metadata={"description": "authorization_code: must match the code's"})
     refresh_token = fields.String(metadata={"description": "refresh_token: single use"})

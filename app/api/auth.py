@@ -2,6 +2,7 @@
 from flask import current_app
 from flask.views import MethodView
 
+from app.http.auth import basic_client_credentials
 from app.http.smorest import Blueprint
 from app.services import auth
 from schemas.examples import common as examples
@@ -21,6 +22,9 @@ class Token(MethodView):
     def post(self, query, body):
         """Exchange a grant for an access token and a single-use refresh token
 
-        Parameters may come as a form body, a JSON body or the query string.
+        Parameters may come as a form body (whatever its Content-Type), a JSON body or the query
+        string; the client authenticates with HTTP Basic (RFC 6749 2.3.1) or with `client_id` and
+        `client_secret` parameters. Refresh tokens are single use: each refresh answers a new one, and
+        presenting a used one again revokes every token of that grant (it may have been stolen).
         """
-        return auth.exchange({**query, **body}, current_app.config)
+        return auth.exchange({**query, **body}, current_app.config, basic=basic_client_credentials())

@@ -12,7 +12,7 @@ blp = Blueprint("orders", __name__, description="Compatibility snapshots of orde
 
 @blp.route("/compats-snapshots/orders/<order_id>")
 class OrderCompatibilitySnapshot(MethodView):
-    @blp.auth("token")
+    @blp.auth("token", message="Invalid access token")  # the spec's text, exactly
     @blp.errors("snapshot_not_found", "forbidden", "order_without_claims")
     @blp.response(200, OrderSnapshotSchema, example=examples.SNAPSHOT)
     def get(self, order_id):

@@ -5,7 +5,7 @@ from flask import request
 
 from app.db import db
 from app.errors import ApiError
-from app.http import jsonp, options, reduction, request_id
+from app.http import bodies, jsonp, options, reduction, request_id
 
 log = logging.getLogger("app.db")
 
@@ -14,9 +14,9 @@ def reject_nul_characters():
     """NUL is never meaningful in this API, and PostgreSQL cannot store it in text: refuse it
     at the door rather than let a driver error become a 500 deep inside a view."""
     found = "\x00" in request.path or b"%00" in request.query_string
-    if request.is_json:
-        found = found or b"\\u0000" in request.get_data(cache=True)
-    elif request.mimetype == "application/x-www-form-urlencoded":
+    # Any body may be read as JSON whatever its Content-Type (app/http/bodies.py), so look at all.
+    found = found or b"\\u0000" in request.get_data(cache=True)
+    if request.mimetype == "application/x-www-form-urlencoded":
         found = found or any("\x00" in k + v for k, v in request.form.items(multi=True))
     if found:
         raise ApiError(400, "invalid_characters", "The request contains a NUL character (\\u0000); remove it")
@@ -41,6 +41,7 @@ def init_app(app):
     app.before_request(request_id.assign_request_id)
     app.before_request(jsonp.read_callback)
     app.before_request(options.answer_options)
+    app.before_request(bodies.enforce_size_limit)
     app.before_request(reject_nul_characters)
     app.before_request(open_connection)
     # after_request functions run last-registered first: the id is echoed, then the body

@@ -3,6 +3,7 @@
 Views import Api and Blueprint from here, never from flask_smorest directly.
 """
 import http
+import re
 from copy import deepcopy
 
 import flask_smorest
@@ -10,11 +11,11 @@ from apispec import BasePlugin
 from flask import current_app
 from flask_smorest.etag import ETAG_HEADER, IF_NONE_MATCH_HEADER
 from flask_smorest.utils import prepare_response
-from webargs.flaskparser import FlaskParser
 
 from app.errors import STATUS
 from app.http import errors
 from app.http.auth import guard
+from app.http.bodies import LenientBodyParser
 from app.http.etag import OPTIONAL_IF_MATCH, ItemStateEtagMixin
 from app.http.jsonp import CALLBACK, CALLBACK_MAX_LENGTH
 from schemas.common import ErrorSchema
@@ -22,7 +23,7 @@ from schemas.common import ErrorSchema
 BEARER = [{"bearerAuth": []}]
 
 
-class ArgumentsParser(FlaskParser):
+class ArgumentsParser(LenientBodyParser):
     # Our contract answers invalid input with 400 and the error object, not webargs' 422.
     DEFAULT_VALIDATION_STATUS = 400
 
@@ -96,6 +97,10 @@ def raw_json(body):
     return current_app.json.response(body)
 
 
+def operation_id(method, endpoint):
+    return f"{method}_{re.sub(r'(?<!^)(?=[A-Z])', '_', endpoint).lower()}"
+
+
 class Api(flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
 
@@ -158,17 +163,18 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
         parse = super().arguments(schema, *args, **kwargs)
         return lambda view: declare_errors(parse(view), (400, "validation_error"))
 
-    def auth(self, mode="token", *, invalid_status=401, owner=None):
+    def auth(self, mode="token", *, invalid_status=401, owner=None, message=None):
         """Declares who may call the view: "public", or "token" (optionally with an
-        `owner(view_kwargs, caller_id)` permission check). Put it above the other decorators
-        so that a caller without a token learns that before anything else."""
+        `owner(view_kwargs, caller_id)` permission check; `message` fixes the refusal's text where
+        the spec gives it). Put it above the other decorators so that a caller without a token
+        learns that before anything else."""
         if mode == "public":
             return self.doc(security=[])
         if mode != "token":
             raise ValueError(f"unknown auth mode {mode!r}")
 
         def decorator(view):
-            wrapped = guard(view, invalid_status=invalid_status, owner=owner)
+            wrapped = guard(view, invalid_status=invalid_status, owner=owner, message=message)
             # What the owner check raises is declared with the view's errors (the test of the
             # declarations follows it from here).
             wrapped.auth_owner = owner
@@ -180,6 +186,15 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
     def compat_write(self, view):
         """The mixin's compatibility write (app/http/etag.py), declaring the 412 its If-Match check answers."""
         return declare_errors(super().compat_write(view), (412, "precondition_failed"))
+
+    def register_views_in_doc(self, api, app, spec, *, name, parameters):
+        """Each operation gets a stable, readable operationId, `<method>_<view in snake case>`
+        (get_item_compatibilities): generated clients name their functions after it."""
+        for endpoint, doc_info in self._docs.items():
+            for method, operation in doc_info.items():
+                if method != "parameters":
+                    operation.setdefault("manual_doc", {}).setdefault("operationId", operation_id(method, endpoint))
+        super().register_views_in_doc(api, app, spec, name=name, parameters=parameters)
 
     def errors(self, *codes):
         """Declares the error codes (app.errors.CODES) a view answers besides those its `auth`

@@ -31,7 +31,8 @@ SCOPED = set(OWNED)
 OPEN_READS = {"/items/<item_id>", "/items/<item_id>/compatibilities",
               "/items/<item_id>/compatibilities/<compatibility_id>",
               "/items/<item_id>/compatibilities/<compatibility_id>/note",
-              "/items/<item_id>/compatibilities/extended/check", "/items/<item_id>/compatibilities/exception"}
+              "/items/<item_id>/compatibilities/extended/check", "/items/<item_id>/compatibilities/exception",
+              "/users/<int:user_id>"}  # a user's public record: id, nickname, site_id
 # Requests an owner could legitimately send, so that only ownership stands in the attacker's way.
 BODIES = {
     ("POST", "/items/<item_id>/compatibilities"): {"products": [{"id": "MLA90005", "creation_source": "DEFAULT"}]},

@@ -66,7 +66,9 @@ def _authenticate_client(client_id, client_secret):
     app = Application.get_or_none(Application.client_id == str(client_id or ""))
     if app is None or not client_secret or not hmac.compare_digest(
             app.secret_hash, digest(client_secret)):
-        raise _oauth_error(401, "invalid_client", "Unknown client_id or wrong client_secret")
+        # RFC 6749 §5.2: a 401 for a failed client authentication names the scheme to use.
+        raise ApiError(401, "invalid_client", "Unknown client_id or wrong client_secret",
+                       headers={"WWW-Authenticate": 'Basic realm="oauth"'})
     return app
 
 
@@ -99,11 +101,25 @@ def issue_authorization_code(client_id, user_id, ttl_seconds, redirect_uri=None)
 def _require(args, *names):
     missing = [n for n in names if not args.get(n)]
     if missing:
-        raise _oauth_error(400, "invalid_request", "Missing parameter(s): " + ", ".join(missing))
+        hint = ("; send the client's credentials as HTTP Basic or as client_id and client_secret parameters"
+                if "client_id" in missing or "client_secret" in missing else "")
+        raise _oauth_error(400, "invalid_request", "Missing parameter(s): " + ", ".join(missing) + hint)
 
 
-def exchange(args, settings):
-    """POST /oauth/token for any supported grant type."""
+def _client_credentials(args, basic):
+    """The request's parameters with the client's credentials from HTTP Basic when it used it (RFC
+    6749 §2.3.1); a different client_id in the parameters too is refused rather than guessed."""
+    if not basic:
+        return args
+    if args.get("client_id") not in (None, "", basic["client_id"]):
+        raise _oauth_error(400, "invalid_request", "client_id differs between HTTP Basic and the parameters: "
+                           "authenticate the client one way only")
+    return {**args, **basic}
+
+
+def exchange(args, settings, basic=None):
+    """POST /oauth/token for any supported grant type; `basic` is the client's HTTP Basic credentials."""
+    args = _client_credentials(args, basic)
     grant_type = args.get("grant_type")
     if not grant_type:
         raise _oauth_error(400, "invalid_request", "Missing parameter(s): grant_type")

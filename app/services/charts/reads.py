@@ -22,8 +22,8 @@ def active_domains(site_id):
     """Endpoint 22."""
     domains = active_domain_ids(site_id)
     if not domains:
-        raise not_found("config_not_found", f"Config not found: site {site_id} has no domain "
-                        "active for size charts")
+        # The spec's message, exactly; which site is in the path.
+        raise not_found("config_not_found", "Config not found")
     return {"domains": [{"domain_id": domain_id} for domain_id in domains]}
 
 
