@@ -2,11 +2,10 @@
 the same record as the bundle's `compatibility_history` section."""
 import datetime
 
-import marshmallow as ma
 from marshmallow import fields, post_dump, validate
 
 from schemas.bundle_base import one_of
-from schemas.common import PagingQuerySchema, PagingSchema, StrictSchema
+from schemas.common import PagingQuerySchema, StrictSchema, page_envelope
 from schemas.vocabulary import COMPATIBILITY_SOURCES
 
 ACTIONS = ("CREATE", "UPDATE", "DELETE")
@@ -122,9 +121,7 @@ class ChangeSchema(StrictSchema):
         return _without_absent(data, ("product_id", "universal", "creation_source", "changes", "request_id"))
 
 
-class HistoryPageSchema(ma.Schema):
-    results = fields.List(fields.Nested(ChangeSchema), metadata={"description": "Newest first"})
-    paging = fields.Nested(PagingSchema)
+HistoryPageSchema = page_envelope("HistoryPageSchema", "results", fields.Nested(ChangeSchema), "Newest first")
 
 
 def dump_change(record):
@@ -149,9 +146,8 @@ def dump_change(record):
 
 def dump_history_page(page):
     """HistoryPageSchema().dump(page), as dump_change does it."""
-    paging = page.paging
-    return {"results": [dump_change(r) for r in page.results],
-            "paging": {"total": paging.total, "offset": paging.offset, "limit": paging.limit}}
+    return {"results": [dump_change(r) for r in page.items],
+            "paging": {"total": page.total, "offset": page.offset, "limit": page.limit}}
 
 
 class BundleChangeSchema(ChangeSchema):

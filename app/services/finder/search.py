@@ -6,7 +6,6 @@ the domain's child products); otherwise it is counted over the smallest known at
 products. The page is read the same way: a single known value sorted by id walks the index of
 that value in product order, so offset 10,000 reads 10,050 index entries whatever the catalog.
 """
-from dataclasses import dataclass
 
 from app.db import db
 from app.errors import ApiError
@@ -14,19 +13,7 @@ from app.models.finder import FinderDomain
 from app.services.finder.domains import known_attributes, require_attribute, require_domain
 from app.services.finder.matching import PA, matching_from, sized
 from app.services.finder.products import products_by_id
-
-
-@dataclass(frozen=True)
-class Paging:
-    total: int
-    offset: int
-    limit: int
-
-
-@dataclass(frozen=True)
-class ProductPage:
-    results: list
-    paging: Paging
+from app.services.paging import Page
 
 
 def search_products(domain_id, site_id, known, limit, offset, sort=None):
@@ -45,7 +32,7 @@ def search_products(domain_id, site_id, known, limit, offset, sort=None):
         total = rows[0][1] if rows else _counted_total(domain.id, known)
     else:
         rows = _page(domain.id, known, sort, limit, offset) if total > offset else []
-    return ProductPage(products_by_id([r[0] for r in rows], domain.attribute_names()), Paging(total, offset, limit))
+    return Page(products_by_id([r[0] for r in rows], domain.attribute_names()), total, offset, limit)
 
 
 def _stored_total(domain_id, known):

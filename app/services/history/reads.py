@@ -8,6 +8,7 @@ from app.models import CompatibilityChange, Item
 from app.models.base import utcnow
 from app.services.history.scope import Actor
 from app.services.history.state import recount
+from app.services.paging import Page
 
 
 @dataclass(frozen=True)
@@ -39,17 +40,8 @@ class ChangeRecord:
     request_id: str | None
 
 
-@dataclass(frozen=True)
-class Paging:
-    total: int
-    offset: int
-    limit: int
-
-
-@dataclass(frozen=True)
-class HistoryPage:
-    results: list
-    paging: Paging
+class HistoryPage(Page):
+    """A page of ChangeRecords, newest first."""
 
 
 def _from_to(before, after):
@@ -97,7 +89,7 @@ def list_history(item_id, limit, offset, since=None):
     query = C.select(*COLUMNS).where(where).order_by(C.item_id.desc(), C.id.desc()).limit(limit).offset(offset)
     # The cursor's rows, not peewee's row processing (its datetime parsing was most of a page).
     rows = db.execute_sql(*query.sql()).fetchall() if total > offset else ()
-    return HistoryPage([to_record(row) for row in rows], Paging(total, offset, limit))
+    return HistoryPage([to_record(row) for row in rows], total, offset, limit)
 
 
 def purge_history(retention_days, now=None):
