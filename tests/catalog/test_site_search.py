@@ -2,16 +2,8 @@
 import pytest
 
 from tests.bundles import base_bundle, item
-from tests.catalog.search_data import ids, parse_jsonp, search, search_bundle
+from tests.catalog.search_data import ids, parse_jsonp, search
 from tests.helpers import assert_error
-
-
-@pytest.fixture
-def catalog(load_bundle):
-    bundle = search_bundle()
-    load_bundle(bundle)
-    return bundle
-
 
 # --- matching ---------------------------------------------------------------------------
 

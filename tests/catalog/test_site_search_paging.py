@@ -2,16 +2,8 @@
 import pytest
 
 from tests.bundles import item
-from tests.catalog.search_data import ids, search, search_bundle
+from tests.catalog.search_data import ids, search
 from tests.helpers import assert_error
-
-
-@pytest.fixture
-def catalog(load_bundle):
-    bundle = search_bundle()
-    load_bundle(bundle)
-    return bundle
-
 
 # --- paging -----------------------------------------------------------------------------
 
