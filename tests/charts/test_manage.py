@@ -103,10 +103,22 @@ def test_units_are_matched_by_id_or_name(client):
     assert chest["values"][0] == {"id": None, "name": "35.5 in", "struct": {"number": 35.5, "unit": "in"}}
 
 
-def test_body_and_garment_measures_are_not_mixed(client):
-    rows = [t_shirt_row("S", "S", "88 cm"), t_shirt_row("M", "M", GARMENT_LENGTH_FROM="70 cm")]
-    assert validation_errors(create(client, t_shirt_chart(rows=rows))) == {
-        ("mixed_measure_types", "rows[1].GARMENT_LENGTH_FROM")}
+@pytest.mark.parametrize("rows, errors", [
+    ([t_shirt_row("S", "S", "88 cm"), t_shirt_row("M", "M", GARMENT_LENGTH_FROM="70 cm")],
+     {("mixed_measure_types", "rows[1].GARMENT_LENGTH_FROM")}),
+    ([t_shirt_row("S", "S", FOOT_LENGTH="25 cm")], {("unknown_attribute", "rows[0].FOOT_LENGTH")}),
+    ([t_shirt_row("S", "S", GENDER="Hombre")], {("attribute_not_allowed_in_row", "rows[0].GENDER")}),
+    ([t_shirt_row("S", "S"), {"attributes": [{"id": "FILTRABLE_SIZE", "values": [{"name": "M"}]}]}],
+     {("missing_main_attribute", "rows[1].MANUFACTURER_SIZE")}),
+    ([t_shirt_row("S", "S"), t_shirt_row("s", "M")], {("duplicate_main_size", "rows[1].MANUFACTURER_SIZE")}),
+    ([t_shirt_row("S" * 256, "S")], {("value_too_long", "rows[0].MANUFACTURER_SIZE")}),
+    ([t_shirt_row("S", "S", SIZE_GRID_ROW_ID="1:1")], {("attribute_not_allowed_in_row", "rows[0].SIZE_GRID_ROW_ID")}),
+], ids=["body_and_garment_measures_are_not_mixed", "attributes_must_exist_in_the_sheet",
+        "chart_level_attributes_are_not_repeated_in_rows", "main_attribute_is_required_in_every_row",
+        "main_sizes_are_not_repeated", "values_are_at_most_value_max_length",
+        "listing_link_attributes_are_not_chart_values"])
+def test_row_problems_are_validation_errors(client, rows, errors):
+    assert validation_errors(create(client, t_shirt_chart(rows=rows))) == errors
 
 
 def test_garment_measure_chart(client):
@@ -115,30 +127,6 @@ def test_garment_measure_chart(client):
     body = t_shirt_chart(rows=[t_shirt_row("S", "S", "88 cm")], measure_type="CLOTHING_MEASURE")
     assert validation_errors(create(client, body)) == {
         ("measure_type_mismatch", "rows[0].CHEST_CIRCUMFERENCE_FROM")}
-
-
-def test_attributes_must_exist_in_the_sheet(client):
-    rows = [t_shirt_row("S", "S", FOOT_LENGTH="25 cm")]
-    assert validation_errors(create(client, t_shirt_chart(rows=rows))) == {
-        ("unknown_attribute", "rows[0].FOOT_LENGTH")}
-
-
-def test_chart_level_attributes_are_not_repeated_in_rows(client):
-    rows = [t_shirt_row("S", "S", GENDER="Hombre")]
-    assert validation_errors(create(client, t_shirt_chart(rows=rows))) == {
-        ("attribute_not_allowed_in_row", "rows[0].GENDER")}
-
-
-def test_main_attribute_is_required_in_every_row(client):
-    rows = [t_shirt_row("S", "S"), {"attributes": [{"id": "FILTRABLE_SIZE", "values": [{"name": "M"}]}]}]
-    assert validation_errors(create(client, t_shirt_chart(rows=rows))) == {
-        ("missing_main_attribute", "rows[1].MANUFACTURER_SIZE")}
-
-
-def test_main_sizes_are_not_repeated(client):
-    rows = [t_shirt_row("S", "S"), t_shirt_row("s", "M")]
-    assert validation_errors(create(client, t_shirt_chart(rows=rows))) == {
-        ("duplicate_main_size", "rows[1].MANUFACTURER_SIZE")}
 
 
 def test_main_attribute_must_be_a_candidate_of_the_sheet(client):
@@ -204,18 +192,6 @@ def test_an_attribute_is_given_once_per_row_with_a_value(client):
     empty["attributes"].append({"id": "GARMENT_LENGTH_FROM", "values": []})
     assert validation_errors(create(client, t_shirt_chart(rows=[row, empty]))) == {
         ("duplicate_attribute", "rows[0].CHEST_CIRCUMFERENCE_FROM"), ("missing_value", "rows[1].GARMENT_LENGTH_FROM")}
-
-
-def test_values_are_at_most_value_max_length(client):
-    rows = [t_shirt_row("S" * 256, "S")]
-    assert validation_errors(create(client, t_shirt_chart(rows=rows))) == {
-        ("value_too_long", "rows[0].MANUFACTURER_SIZE")}
-
-
-def test_listing_link_attributes_are_not_chart_values(client):
-    rows = [t_shirt_row("S", "S", SIZE_GRID_ROW_ID="1:1")]
-    assert validation_errors(create(client, t_shirt_chart(rows=rows))) == {
-        ("attribute_not_allowed_in_row", "rows[0].SIZE_GRID_ROW_ID")}
 
 
 def test_create_in_an_unknown_site_is_404(client):

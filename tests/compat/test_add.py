@@ -145,29 +145,23 @@ def test_more_than_10_families_is_400(client):
     assert "10" in body["message"]
 
 
-def test_product_of_another_site_is_400(client):
-    body = assert_error(post(client, {"products": [product("MLB90001")]}), 400, "site_mismatch")
-    assert "MLB90001" in body["message"]
+@pytest.mark.parametrize("product_id, code, in_message", [
+    ("MLB90001", "site_mismatch", "MLB90001"),
+    ("MLA8001", "not_child_product", "MLA8001"),
+    ("MLA70001", "domain_not_compatible", "MLA-BRAKE_PADS"),
+], ids=["another_site", "parent_product", "domain_the_item_is_not_compatible_with"])
+def test_product_that_cannot_be_added_is_400(client, product_id, code, in_message):
+    body = assert_error(post(client, {"products": [product(product_id)]}), 400, code)
+    assert in_message in body["message"]
 
 
-def test_family_domain_of_another_site_is_400(client):
-    response = post(client, {"products_families": [family(domain="MLB-CARS_AND_VANS", BRAND={"value_id": "60249"})]})
-    assert_error(response, 400, "site_mismatch")
-
-
-def test_parent_product_is_400(client):
-    body = assert_error(post(client, {"products": [product("MLA8001")]}), 400, "not_child_product")
-    assert "MLA8001" in body["message"]
-
-
-def test_product_of_a_domain_the_item_is_not_compatible_with_is_400(client):
-    body = assert_error(post(client, {"products": [product("MLA70001")]}), 400, "domain_not_compatible")
-    assert "MLA-BRAKE_PADS" in body["message"]
-
-
-def test_family_of_an_incompatible_domain_is_400(client):
-    response = post(client, {"products_families": [family(domain="MLA-SPARK_PLUGS", BRAND={"value_id": "1"})]})
-    assert_error(response, 400, "domain_not_compatible")
+@pytest.mark.parametrize("domain, brand, code", [
+    ("MLB-CARS_AND_VANS", "60249", "site_mismatch"),
+    ("MLA-SPARK_PLUGS", "1", "domain_not_compatible"),
+], ids=["domain_of_another_site", "incompatible_domain"])
+def test_family_that_cannot_be_added_is_400(client, domain, brand, code):
+    response = post(client, {"products_families": [family(domain=domain, BRAND={"value_id": brand})]})
+    assert_error(response, 400, code)
 
 
 def test_only_extension_rules_support_loading(client):

@@ -76,17 +76,13 @@ def test_put_copy_adds_only_the_vehicles_the_target_lacks(client, run_db):
     assert sorted(copied) == ["MLA90001", "MLA90002", "MLA90003"] and copied["MLA90001"].note == "Mi nota"
 
 
-def test_copy_source_of_another_seller_is_403(client):
-    assert_error(copy(client, "MLA201"), 403, "forbidden")
-
-
-def test_copy_source_of_another_site_is_400(client):
-    assert_error(copy(client, "MLB301"), 400, "site_mismatch")
-
-
-def test_copy_source_without_compatibilities_is_400(client):
-    error = assert_error(copy(client, "MLA106"), 400, "copy_source_without_compatibilities")
-    assert "HAS_COMPATIBILITIES" in error["message"]
+@pytest.mark.parametrize("source, status, code, in_message", [
+    ("MLA201", 403, "forbidden", ""),
+    ("MLB301", 400, "site_mismatch", ""),
+    ("MLA106", 400, "copy_source_without_compatibilities", "HAS_COMPATIBILITIES"),
+], ids=["another_seller", "another_site", "without_compatibilities"])
+def test_copy_source_that_cannot_be_copied_is_refused(client, source, status, code, in_message):
+    assert in_message in assert_error(copy(client, source), status, code)["message"]
 
 
 def test_copy_source_above_the_per_item_limit_is_refused(app, client):

@@ -36,21 +36,14 @@ def test_has_exception_is_false_once_the_item_has_a_compatibility(client):
     assert has_exception(client, "MLA103") is False
 
 
-def test_closed_item_is_400(client):
-    assert_error(report(client, "MLA105"), 400, "item_not_active")
-
-
-def test_item_with_compatibilities_is_400(client):
-    assert_error(report(client, "MLA100"), 400, "item_has_compatibilities")
-
-
-def test_category_without_compatibilities_is_400(client):
-    error = assert_error(report(client, "MLA104"), 400, "category_without_compatibilities")
-    assert "MLA9999" in error["message"]
-
-
-def test_second_exception_is_400(client):
-    assert_error(report(client, "MLA103"), 400, "exception_already_reported")
+@pytest.mark.parametrize("item_id, code, in_message", [
+    ("MLA105", "item_not_active", ""),
+    ("MLA100", "item_has_compatibilities", ""),
+    ("MLA104", "category_without_compatibilities", "MLA9999"),
+    ("MLA103", "exception_already_reported", ""),
+], ids=["closed_item", "item_with_compatibilities", "category_without_compatibilities", "second_exception"])
+def test_item_that_cannot_report_an_exception_is_400(client, item_id, code, in_message):
+    assert in_message in assert_error(report(client, item_id), 400, code)["message"]
 
 
 def test_comment_missing_is_400(client):
