@@ -1,13 +1,11 @@
 """A bundle with every section filled, built on `tests.bundles.base_bundle()`, for the importer's tests."""
 from app.models import ALL_MODELS
-from tests.bundles import OTHER_SELLER, SELLER, base_bundle
+from tests.bundles import OTHER_SELLER, SELLER, add_domain, base_bundle
 
 
 def full_bundle():
     bundle = base_bundle()
-    bundle["domains"].append({"id": "MLA-SNEAKERS", "site_id": "MLA", "name": "Zapatillas"})
-    bundle["categories"].append({"id": "MLA109027", "site_id": "MLA", "name": "Zapatillas",
-                                 "domain_id": "MLA-SNEAKERS"})
+    add_domain(bundle, "MLA-SNEAKERS", "Zapatillas", "MLA109027")
     bundle["compatibilities"] = [
         {"id": "bcbd413f-cd65-0e0f-88c9-5eb4aebb5372", "item_id": "MLA100", "product_id": "MLA90001",
          "source": "CATALOGO", "note": "Solo con ABS", "note_status": "APPROVED",

@@ -54,6 +54,13 @@ def item(item_id, category_id, domain_id, seller=SELLER, site="MLA", title=None,
             **extra}
 
 
+def add_domain(bundle, domain_id, name, category_id, category_name=None, site="MLA"):
+    """Adds a domain and one category of it to the bundle."""
+    bundle["domains"].append({"id": domain_id, "site_id": site, "name": name})
+    bundle["categories"].append({"id": category_id, "site_id": site, "name": category_name or name,
+                                 "domain_id": domain_id})
+
+
 def base_bundle():
     vehicle_attrs = [{"id": "BRAND", "name": "Marca"}, {"id": "MODEL", "name": "Modelo"},
                      {"id": "VEHICLE_YEAR", "name": "Año"}, {"id": "SHORT_VERSION", "name": "Versión"}]

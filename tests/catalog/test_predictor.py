@@ -1,7 +1,7 @@
 """Category predictor (endpoint 27): a ranking of the site's domains for a free-text title."""
 import pytest
 
-from tests.bundles import SELLER, item
+from tests.bundles import SELLER, add_domain, item
 from tests.charts_data import charts_bundle
 
 PATH = "/sites/MLA/domain_discovery/search"
@@ -9,9 +9,7 @@ PATH = "/sites/MLA/domain_discovery/search"
 
 def predictor_bundle():
     bundle = charts_bundle()
-    bundle["domains"].append({"id": "MLA-BACKPACKS", "site_id": "MLA", "name": "Mochilas"})
-    bundle["categories"].append({"id": "MLA7777", "site_id": "MLA", "name": "Morrales y mochilas",
-                                 "domain_id": "MLA-BACKPACKS"})
+    add_domain(bundle, "MLA-BACKPACKS", "Mochilas", "MLA7777", "Morrales y mochilas")
     bundle["domain_discovery"] = [
         {"site_id": "MLA", "domain_id": "MLA-SNEAKERS", "category_id": "MLA109027",
          "terms": ["zapatillas", "tenis", "sneakers", "calzado deportivo"]},

@@ -1,6 +1,6 @@
 """The fitment tests' catalog: tests.bundles' vehicles and items, plus listings that fit the
 Volkswagen Gol 2010 (MLA90001 1.6 Trendline, MLA90002 2.0 Highline) in each way a listing can fit."""
-from tests.bundles import SELLER, TOKENS, base_bundle, item
+from tests.bundles import SELLER, TOKENS, add_domain, base_bundle, item
 
 GOL_2010 = ("MLA90001", "MLA90002")
 GOL_TRENDLINE = ("MLA90001", "MLA90005", "MLA90009")  # the 1.6 Trendline of 2010, 2015, 2020
@@ -22,8 +22,7 @@ def fitment_bundle():
     Trendline only; MLA111 (paused) and MLA112 (closed) fit the Trendline; MLA120 is of a domain with no
     compatibility with vehicles; MLB300 fits an MLB Gol."""
     bundle = base_bundle()
-    bundle["domains"].append({"id": "MLA-HELMETS", "site_id": "MLA", "name": "Cascos"})
-    bundle["categories"].append({"id": "MLA9001", "site_id": "MLA", "name": "Cascos", "domain_id": "MLA-HELMETS"})
+    add_domain(bundle, "MLA-HELMETS", "Cascos", "MLA9001")
     bundle["items"] += [
         item("MLA110", "MLA1747", "MLA-BRAKE_PADS", title="Pastillas de freno Gol 1.6 Trendline", price=500.0),
         item("MLA111", "MLA1747", "MLA-BRAKE_PADS", title="Pastillas de freno pausadas Gol", status="paused"),
