@@ -46,24 +46,35 @@ DOMAINS_WITH_CHARTS = {
     ],
 }
 
+
+def _row_request(size, length):
+    return {"attributes": [
+        {"id": "SIZE", "values": [{"name": size}]}, {"id": "FILTRABLE_SIZE", "values": [{"name": size}]},
+        {"id": "GARMENT_LENGTH_FROM", "values": [{"name": f"{length} cm"}]},
+    ]}
+
+
+def _measure(attribute_id, name, cm):
+    return {"id": attribute_id, "name": name,
+            "values": [{"id": None, "name": f"{cm} cm", "struct": {"number": float(cm), "unit": "cm"}}]}
+
+
+def _row(number, size, filtrable_size_id, length, *more_measures):
+    """Row `number` of CHART as the API answers it: its size, the filtrable size's value id, the garment length
+    (and any further measures)."""
+    return {"id": f"3364847735:{number}", "attributes": [
+        {"id": "SIZE", "name": "Talle", "values": [{"id": None, "name": size, "struct": None}]},
+        {"id": "FILTRABLE_SIZE", "name": "Talle filtrable",
+         "values": [{"id": filtrable_size_id, "name": size, "struct": None}]},
+        _measure("GARMENT_LENGTH_FROM", "Largo de la prenda", length), *more_measures,
+    ]}
+
+
 CREATE_REQUEST = {
     "names": {"MLA": "Remeras oversize hombre"}, "domain_id": "T_SHIRTS", "site_id": "MLA",
     "main_attribute": {"attributes": [{"site_id": "MLA", "id": "SIZE"}]},
     "attributes": [{"id": "GENDER", "values": [{"id": "339666", "name": "Hombre"}]}],
-    "rows": [
-        {
-            "attributes": [
-                {"id": "SIZE", "values": [{"name": "M"}]}, {"id": "FILTRABLE_SIZE", "values": [{"name": "M"}]},
-                {"id": "GARMENT_LENGTH_FROM", "values": [{"name": "74 cm"}]},
-            ],
-        },
-        {
-            "attributes": [
-                {"id": "SIZE", "values": [{"name": "L"}]}, {"id": "FILTRABLE_SIZE", "values": [{"name": "L"}]},
-                {"id": "GARMENT_LENGTH_FROM", "values": [{"name": "76 cm"}]},
-            ],
-        },
-    ],
+    "rows": [_row_request("M", 74), _row_request("L", 76)],
 }
 
 CHART = {
@@ -73,36 +84,7 @@ CHART = {
     "attributes": [
         {"id": "GENDER", "name": "Género", "values": [{"id": "339666", "name": "Hombre", "struct": None}]},
     ],
-    "rows": [
-        {
-            "id": "3364847735:1",
-            "attributes": [
-                {"id": "SIZE", "name": "Talle", "values": [{"id": None, "name": "M", "struct": None}]},
-                {
-                    "id": "FILTRABLE_SIZE", "name": "Talle filtrable",
-                    "values": [{"id": "3259480", "name": "M", "struct": None}],
-                },
-                {
-                    "id": "GARMENT_LENGTH_FROM", "name": "Largo de la prenda",
-                    "values": [{"id": None, "name": "74 cm", "struct": {"number": 74.0, "unit": "cm"}}],
-                },
-            ],
-        },
-        {
-            "id": "3364847735:2",
-            "attributes": [
-                {"id": "SIZE", "name": "Talle", "values": [{"id": None, "name": "L", "struct": None}]},
-                {
-                    "id": "FILTRABLE_SIZE", "name": "Talle filtrable",
-                    "values": [{"id": "3259481", "name": "L", "struct": None}],
-                },
-                {
-                    "id": "GARMENT_LENGTH_FROM", "name": "Largo de la prenda",
-                    "values": [{"id": None, "name": "76 cm", "struct": {"number": 76.0, "unit": "cm"}}],
-                },
-            ],
-        },
-    ],
+    "rows": [_row(1, "M", "3259480", 74), _row(2, "L", "3259481", 76)],
 }
 
 RENAME_REQUEST = {"names": {"MLA": "Remeras oversize hombre algodón"}}
@@ -110,47 +92,12 @@ RENAME_REQUEST = {"names": {"MLA": "Remeras oversize hombre algodón"}}
 # The whole chart, as CHART with its new names
 RENAMED = {**CHART, "names": RENAME_REQUEST["names"]}
 
-ROW_REQUEST = {
-    "attributes": [
-        {"id": "SIZE", "values": [{"name": "XL"}]}, {"id": "FILTRABLE_SIZE", "values": [{"name": "XL"}]},
-        {"id": "GARMENT_LENGTH_FROM", "values": [{"name": "78 cm"}]},
-    ],
-}
+ROW_REQUEST = _row_request("XL", 78)
 
-ROW = {
-    "id": "3364847735:3",
-    "attributes": [
-        {"id": "SIZE", "name": "Talle", "values": [{"id": None, "name": "XL", "struct": None}]},
-        {
-            "id": "FILTRABLE_SIZE", "name": "Talle filtrable",
-            "values": [{"id": "3259482", "name": "XL", "struct": None}],
-        },
-        {
-            "id": "GARMENT_LENGTH_FROM", "name": "Largo de la prenda",
-            "values": [{"id": None, "name": "78 cm", "struct": {"number": 78.0, "unit": "cm"}}],
-        },
-    ],
-}
+ROW = _row(3, "XL", "3259482", 78)
 
 ROW_UPDATE_REQUEST = {"attributes": [{"id": "GARMENT_WIDTH_FROM", "values": [{"name": "52 cm"}]}]}
 
-ROW_UPDATED = {
-    "id": "3364847735:1",
-    "attributes": [
-        {"id": "SIZE", "name": "Talle", "values": [{"id": None, "name": "M", "struct": None}]},
-        {
-            "id": "FILTRABLE_SIZE", "name": "Talle filtrable",
-            "values": [{"id": "3259480", "name": "M", "struct": None}],
-        },
-        {
-            "id": "GARMENT_LENGTH_FROM", "name": "Largo de la prenda",
-            "values": [{"id": None, "name": "74 cm", "struct": {"number": 74.0, "unit": "cm"}}],
-        },
-        {
-            "id": "GARMENT_WIDTH_FROM", "name": "Ancho de la prenda",
-            "values": [{"id": None, "name": "52 cm", "struct": {"number": 52.0, "unit": "cm"}}],
-        },
-    ],
-}
+ROW_UPDATED = _row(1, "M", "3259480", 74, _measure("GARMENT_WIDTH_FROM", "Ancho de la prenda", 52))
 
 DELETED = {"id": "3364847735", "deleted": True}
