@@ -1,11 +1,21 @@
 """Compatibility examples (endpoints 2, 8 to 10, 12 to 20): answers of the demo, seller 1001."""
 
+
+def _renegade(**year):
+    """A family's attributes: the Jeep Renegade of the years given (`value_name` or `value_ids`)."""
+    return [{"id": "BRAND", "value_name": "Jeep"}, {"id": "MODEL", "value_name": "Renegade"},
+            {"id": "VEHICLE_YEAR", **year}]
+
+
+def _front_position():
+    """The restrictions of the family in CREATE_FAMILIES_REQUEST: the front position only."""
+    return [{"attribute_id": "POSITION",
+             "attribute_values": [{"values": [{"value_id": "13701104", "value_name": "Delantera"}]}]}]
+
+
 FAMILY_COUNT_REQUEST = {
     "domain_id": "MLA-CARS_AND_VANS",
-    "attributes": [
-        {"id": "BRAND", "value_name": "Jeep"}, {"id": "MODEL", "value_name": "Renegade"},
-        {"id": "VEHICLE_YEAR", "value_ids": ["2019", "2020", "2021"]},
-    ],
+    "attributes": _renegade(value_ids=["2019", "2020", "2021"]),
 }
 
 FAMILY_COUNT = {"count": 9}
@@ -15,17 +25,9 @@ CREATE_FAMILIES_REQUEST = {
     "products_families": [
         {
             "domain_id": "MLA-CARS_AND_VANS", "creation_source": "DEFAULT",
-            "attributes": [
-                {"id": "BRAND", "value_name": "Jeep"}, {"id": "MODEL", "value_name": "Renegade"},
-                {"id": "VEHICLE_YEAR", "value_ids": ["2019", "2020", "2021"]},
-            ],
+            "attributes": _renegade(value_ids=["2019", "2020", "2021"]),
             "note": "Solo discos de 280 mm",
-            "restrictions": [
-                {
-                    "attribute_id": "POSITION",
-                    "attribute_values": [{"values": [{"value_id": "13701104", "value_name": "Delantera"}]}],
-                },
-            ],
+            "restrictions": _front_position(),
         },
     ],
 }
@@ -73,23 +75,13 @@ LIST = {
             "id": "174246a7-a88f-462a-81e4-e45dba34145b", "domain_id": "MLA-CARS_AND_VANS",
             "catalog_product_id": "MLA15903638", "catalog_product_name": "Jeep Renegade 1.8 Sport 2019",
             "source": "SELLER", "note": "Solo discos de 280 mm",
-            "restrictions": [
-                {
-                    "attribute_id": "POSITION",
-                    "attribute_values": [{"values": [{"value_id": "13701104", "value_name": "Delantera"}]}],
-                },
-            ],
+            "restrictions": _front_position(),
         },
         {
             "id": "eb527234-9a3b-40a6-a5c2-7735daa2b52f", "domain_id": "MLA-CARS_AND_VANS",
             "catalog_product_id": "MLA15903639", "catalog_product_name": "Jeep Renegade 1.8 Longitude AT 2019",
             "source": "SELLER", "note": "Solo discos de 280 mm",
-            "restrictions": [
-                {
-                    "attribute_id": "POSITION",
-                    "attribute_values": [{"values": [{"value_id": "13701104", "value_name": "Delantera"}]}],
-                },
-            ],
+            "restrictions": _front_position(),
         },
     ],
     "catalog_compatibilities_count": 0, "paging": {"total": 9, "offset": 0, "limit": 2},
@@ -107,10 +99,7 @@ PUT_REQUEST = {
         "products_families": [
             {
                 "domain_id": "MLA-CARS_AND_VANS", "creation_source": "DEFAULT",
-                "attributes": [
-                    {"id": "BRAND", "value_name": "Jeep"}, {"id": "MODEL", "value_name": "Renegade"},
-                    {"id": "VEHICLE_YEAR", "value_name": "2022"},
-                ],
+                "attributes": _renegade(value_name="2022"),
                 "restrictions": [
                     {
                         "attribute_id": "POSITION",
@@ -127,10 +116,7 @@ PUT_ECHO = {
         "products_families": [
             {
                 "domain_id": "MLA-CARS_AND_VANS", "creation_source": "DEFAULT",
-                "attributes": [
-                    {"id": "BRAND", "value_name": "Jeep"}, {"id": "MODEL", "value_name": "Renegade"},
-                    {"id": "VEHICLE_YEAR", "value_name": "2022"},
-                ],
+                "attributes": _renegade(value_name="2022"),
                 "restrictions": [
                     {
                         "attribute_id": "POSITION", "attribute_code": 3,
@@ -151,10 +137,7 @@ DELETE_FAMILIES_REQUEST = {
     "products_families": [
         {
             "domain_id": "MLA-CARS_AND_VANS",
-            "attributes": [
-                {"id": "BRAND", "value_name": "Jeep"}, {"id": "MODEL", "value_name": "Renegade"},
-                {"id": "VEHICLE_YEAR", "value_name": "2022"},
-            ],
+            "attributes": _renegade(value_name="2022"),
         },
     ],
 }
