@@ -78,11 +78,14 @@ class FamilyAttributeSchema(StrictSchema):
                 raise ValidationError("each value needs an id or a name", "values")
 
 
+def family_attributes():
+    return fields.List(fields.Nested(FamilyAttributeSchema), required=True, validate=validate.Length(min=1, max=20))
+
+
 class FamilyElementSchema(StrictSchema):
     domain_id = domain_id(required=True)
     creation_source = creation_source()
-    attributes = fields.List(fields.Nested(FamilyAttributeSchema), required=True,
-                             validate=validate.Length(min=1, max=20))
+    attributes = family_attributes()
     note = note_field()
     restrictions = restrictions_field()
 
@@ -178,8 +181,7 @@ class CompatibilitiesPutSchema(StrictSchema):
 
 class FamilyDeleteSchema(StrictSchema):
     domain_id = domain_id(required=True)
-    attributes = fields.List(fields.Nested(FamilyAttributeSchema), required=True,
-                             validate=validate.Length(min=1, max=20))
+    attributes = family_attributes()
 
 
 class CompatibilitiesDeleteSchema(StrictSchema):
@@ -190,8 +192,7 @@ class CompatibilitiesDeleteSchema(StrictSchema):
 
 class FamilyCountSchema(StrictSchema):
     domain_id = domain_id(required=True)
-    attributes = fields.List(fields.Nested(FamilyAttributeSchema), required=True,
-                             validate=validate.Length(min=1, max=20))
+    attributes = family_attributes()
 
 
 class ExceptionCreateSchema(StrictSchema):
