@@ -3,17 +3,11 @@ import pytest
 
 from tests.bundles import MLB_SELLER, OTHER_SELLER, SELLER, TOKENS
 from tests.helpers import assert_error, bearer
-from tests.reads_data import reads_bundle
 
 AUTH = bearer(TOKENS[SELLER])
 HAS_COMPATIBILITIES = {"id": "HAS_COMPATIBILITIES", "name": "Tiene compatibilidades", "value_id": "242085",
                        "value_name": "Sí", "values": [{"id": "242085", "name": "Sí", "struct": None}],
                        "value_type": "boolean"}
-
-
-@pytest.fixture
-def loaded(load_bundle):
-    load_bundle(reads_bundle())
 
 
 def get_item(client, item_id, token=TOKENS[SELLER]):
@@ -24,7 +18,7 @@ def get_item(client, item_id, token=TOKENS[SELLER]):
 
 # --- endpoint 3 -------------------------------------------------------------------------
 
-def test_item_answers_the_spec_fields(client, loaded):
+def test_item_answers_the_spec_fields(client, reads_loaded):
     body = get_item(client, "MLA100")
     assert {k: body[k] for k in ("id", "site_id", "title", "seller_id", "category_id", "domain_id",
                                  "official_store_id", "warranty", "catalog_product_id", "parent_item_id",
@@ -35,35 +29,35 @@ def test_item_answers_the_spec_fields(client, loaded):
         "automatic_relist": False, "health": 0.85, "catalog_listing": False, "status": "active"}
 
 
-def test_item_dates_are_iso_8601_utc_with_z(client, loaded):
+def test_item_dates_are_iso_8601_utc_with_z(client, reads_loaded):
     body = get_item(client, "MLA100")
     assert body["date_created"] == "2026-01-10T12:00:00Z"
     assert body["last_updated"] == "2026-01-11T08:30:00Z"
 
 
-def test_item_with_compatibilities_carries_has_compatibilities_after_its_own_attributes(client, loaded):
+def test_item_with_compatibilities_carries_has_compatibilities_after_its_own_attributes(client, reads_loaded):
     attributes = get_item(client, "MLA100")["attributes"]
     assert attributes == [{"id": "BRAND", "name": "Marca", "value_id": None, "value_name": "Frasle",
                            "values": [{"id": None, "name": "Frasle", "struct": None}], "value_type": "string"},
                           HAS_COMPATIBILITIES]
 
 
-def test_universal_setting_counts_for_has_compatibilities(client, loaded):
+def test_universal_setting_counts_for_has_compatibilities(client, reads_loaded):
     assert HAS_COMPATIBILITIES in get_item(client, "MLA102")["attributes"]
 
 
-def test_item_without_compatibilities_has_no_has_compatibilities_even_if_stored(client, loaded):
+def test_item_without_compatibilities_has_no_has_compatibilities_even_if_stored(client, reads_loaded):
     body = get_item(client, "MLA101")
     assert [a["id"] for a in body["attributes"]] == []
 
 
-def test_has_compatibilities_is_named_in_the_sites_language(client, loaded):
+def test_has_compatibilities_is_named_in_the_sites_language(client, reads_loaded):
     attribute = get_item(client, "MLB300", TOKENS[MLB_SELLER])["attributes"][-1]
     assert attribute["id"] == "HAS_COMPATIBILITIES" and attribute["value_type"] == "boolean"
     assert attribute["value_name"] == "Sim"
 
 
-def test_item_tags_follow_the_compatibility_state(client, loaded):
+def test_item_tags_follow_the_compatibility_state(client, reads_loaded):
     assert get_item(client, "MLA101")["tags"] == ["incomplete_compatibilities", "pending_compatibilities"]
     assert get_item(client, "MLA100")["tags"] == ["pending_compatibilities"]
     assert get_item(client, "MLA103")["tags"] == []  # an exception lifts the incomplete tag
@@ -71,15 +65,15 @@ def test_item_tags_follow_the_compatibility_state(client, loaded):
     assert get_item(client, "MLA104")["tags"] == []  # paused items are not incomplete
 
 
-def test_any_valid_token_reads_an_item(client, loaded):
+def test_any_valid_token_reads_an_item(client, reads_loaded):
     assert get_item(client, "MLA100", TOKENS[OTHER_SELLER])["id"] == "MLA100"
 
 
-def test_unknown_item_answers_404(client, loaded):
+def test_unknown_item_answers_404(client, reads_loaded):
     assert_error(client.get("/items/MLA999", headers=AUTH), 404, "item_not_found")
 
 
-def test_item_read_needs_a_token(client, loaded):
+def test_item_read_needs_a_token(client, reads_loaded):
     assert_error(client.get("/items/MLA100"), 401, "invalid_token")
     assert_error(client.get("/items/MLA100", headers=bearer("nope")), 401, "invalid_token")
 
@@ -97,7 +91,7 @@ def results(client, query, seller=SELLER):
     return response.get_json()
 
 
-def test_search_incomplete_lists_items_that_must_report_compatibilities(client, loaded):
+def test_search_incomplete_lists_items_that_must_report_compatibilities(client, reads_loaded):
     body = results(client, {"tags": "incomplete_compatibilities"})
     assert body["results"] == ["MLA101", "MLA105"]
     assert body["seller_id"] == str(SELLER) and body["query"] is None
@@ -105,68 +99,68 @@ def test_search_incomplete_lists_items_that_must_report_compatibilities(client, 
     assert body["filters"] == {"tags": ["incomplete_compatibilities"]}
 
 
-def test_search_pending_lists_items_with_suggestions(client, loaded):
+def test_search_pending_lists_items_with_suggestions(client, reads_loaded):
     assert results(client, {"tags": "pending_compatibilities"})["results"] == ["MLA100", "MLA101"]
 
 
-def test_search_tags_combine(client, loaded):
+def test_search_tags_combine(client, reads_loaded):
     body = results(client, {"tags": "incomplete_compatibilities,pending_compatibilities"})
     assert body["results"] == ["MLA101"]
 
 
-def test_search_active_with_compatibilities_lists_copy_sources(client, loaded):
+def test_search_active_with_compatibilities_lists_copy_sources(client, reads_loaded):
     body = results(client, {"status": "active", "has_compatibilities": "true"})
     assert body["results"] == ["MLA100", "MLA102"]  # MLA106 is paused, MLA200 another seller's
 
 
-def test_search_without_compatibilities(client, loaded):
+def test_search_without_compatibilities(client, reads_loaded):
     assert results(client, {"status": "active", "has_compatibilities": "false"})["results"] == [
         "MLA101", "MLA103", "MLA105"]
 
 
-def test_search_status_alone(client, loaded):
+def test_search_status_alone(client, reads_loaded):
     assert results(client, {"status": "paused"})["results"] == ["MLA104", "MLA106"]
 
 
-def test_search_without_filters_lists_every_item_of_the_seller(client, loaded):
+def test_search_without_filters_lists_every_item_of_the_seller(client, reads_loaded):
     body = results(client, {})
     assert body["results"] == ["MLA100", "MLA101", "MLA102", "MLA103", "MLA104", "MLA105", "MLA106"]
 
 
-def test_search_pages_with_limit_and_offset(client, loaded):
+def test_search_pages_with_limit_and_offset(client, reads_loaded):
     body = results(client, {"limit": 2, "offset": 1})
     assert body["results"] == ["MLA101", "MLA102"]
     assert body["paging"] == {"total": 7, "offset": 1, "limit": 2}
 
 
-def test_search_rejects_an_unknown_tag(client, loaded):
+def test_search_rejects_an_unknown_tag(client, reads_loaded):
     body = assert_error(search(client, {"tags": "closed_items"}), 400, "validation_error")
     assert "incomplete_compatibilities" in body["message"] and "pending_compatibilities" in body["message"]
     assert body["cause"][0]["field"] == "tags"
 
 
-def test_search_rejects_an_unknown_status(client, loaded):
+def test_search_rejects_an_unknown_status(client, reads_loaded):
     body = assert_error(search(client, {"status": "sold"}), 400, "validation_error")
     assert "active" in body["message"] and body["cause"][0]["field"] == "status"
 
 
 @pytest.mark.parametrize("query", [{"limit": 0}, {"limit": 201}, {"offset": -1}, {"has_compatibilities": "maybe"}])
-def test_search_rejects_bad_paging_and_flags(client, loaded, query):
+def test_search_rejects_bad_paging_and_flags(client, reads_loaded, query):
     assert_error(search(client, query), 400, "validation_error")
 
 
-def test_search_of_another_users_items_is_forbidden(client, loaded):
+def test_search_of_another_users_items_is_forbidden(client, reads_loaded):
     response = search(client, {"tags": "incomplete_compatibilities"}, seller=OTHER_SELLER,
                       token=TOKENS[SELLER])
     assert_error(response, 403, "forbidden")
 
 
-def test_search_checks_the_caller_before_the_parameters(client, loaded):
+def test_search_checks_the_caller_before_the_parameters(client, reads_loaded):
     response = search(client, {"tags": "bogus"}, seller=OTHER_SELLER, token=TOKENS[SELLER])
     assert_error(response, 403, "forbidden")
 
 
-def test_search_needs_a_token(client, loaded):
+def test_search_needs_a_token(client, reads_loaded):
     assert_error(client.get(f"/users/{SELLER}/items/search"), 401, "invalid_token")
 
 
