@@ -6,6 +6,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -84,7 +85,11 @@ def test_two_gunicorn_instances_keep_their_own_control_socket(tmp_path):
         with Gunicorn(url, tmp_path / "first", workers=1, XDG_RUNTIME_DIR=runtime) as first:
             with Gunicorn(url, tmp_path / "second", workers=1, XDG_RUNTIME_DIR=runtime) as second:
                 sockets = {g.port: runtime / f"gunicorn-127.0.0.1_{g.port}.ctl" for g in (first, second)}
-                assert sorted(runtime.glob("gunicorn-*.ctl")) == sorted(sockets.values())
+                # The arbiter creates its socket just after it starts answering: wait for it (bounded).
+                expected, deadline = sorted(sockets.values()), time.monotonic() + 15
+                while sorted(runtime.glob("gunicorn-*.ctl")) != expected and time.monotonic() < deadline:
+                    time.sleep(0.1)
+                assert sorted(runtime.glob("gunicorn-*.ctl")) == expected
                 assert all(control(path) for path in sockets.values())
                 # The production server refuses an oversized chunked body with 413 too.
                 big = json.dumps({"products": [{"id": "MLA90003", "creation_source": "DEFAULT",
