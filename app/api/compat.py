@@ -4,7 +4,7 @@ from flask.views import MethodView
 
 from app.http.ratelimit import compat_writes
 from app.http.smorest import Blueprint, raw_json
-from app.services import compat, history
+from app.services import auth, compat, history
 from app.services.auth import item_seller_guard
 from schemas.compatibilities import (
     CompatibilitiesPutEchoSchema,
@@ -75,13 +75,13 @@ class ItemCompatibilities(MethodView):
     def get(self, query, item_id):
         """List the compatibilities of an item
 
-        Endpoint 12 and H2: every entry unless `limit` or `offset` is given (then `paging` too); a universal
-        item answers `products: []` and `universal.domain_ids`. `ETag` is what writes take in `If-Match`;
-        `If-None-Match` with it answers 304. It is taken before the list: a write in between makes it older.
+        Endpoint 12 and H2: every entry unless `limit` or `offset` is given (then `paging`); a universal item answers
+        `products: []`, `universal.domain_ids`. `ETag` (read first) is writes' `If-Match`; `If-None-Match` gets 304.
         """
-        blp.set_etag(history.list_etag(item_id, g.caller_id))
+        item = auth.require_item(item_id)
+        blp.set_etag(history.list_etag(item, g.caller_id))
         return raw_json(compat.list_compatibilities(
-            item_id, g.caller_id, query["extended"], query.get("limit"), query.get("offset"),
+            item, g.caller_id, query["extended"], query.get("limit"), query.get("offset"),
             current_app.config["REPUTATION_RED_CLAIMS"]))
 
     @blp.auth("token", **WRITE_AUTH)

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from app.services.auth import require_item
 from app.services.compat.reads import list_compatibilities
 from schemas.compatibilities import CompatibilityListSchema
 from tests.bundles import OTHER_SELLER, SELLER
@@ -41,8 +42,8 @@ def schema_answer(app, body):
 def test_list_answer_is_the_schema_dump_byte_for_byte(app, client, run_db, item_id, extended, page, caller):
     caller_id, headers = caller
     red_claims = app.config["REPUTATION_RED_CLAIMS"]
-    body = run_db(list_compatibilities, item_id, caller_id, extended, page.get("limit"), page.get("offset"),
-                  red_claims)
+    body = run_db(lambda: list_compatibilities(require_item(item_id), caller_id, extended, page.get("limit"),
+                                               page.get("offset"), red_claims))
     response = client.get(url(item_id), headers=headers,
                           query_string={"extended": str(extended).lower(), **page})
     assert response.status_code == 200, response.get_json()

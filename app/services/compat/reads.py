@@ -68,15 +68,16 @@ def _entry(row, is_seller, claims, red_claims, extended=True):
     return entry
 
 
-def list_compatibilities(item_id, caller_id, extended, limit, offset, red_claims):
-    """Endpoint 12: every compatibility, or a page of them when limit or offset is given.
+def list_compatibilities(item, caller_id, extended, limit, offset, red_claims):
+    """Endpoint 12: every compatibility of `item` (its row, read once by the view for the ETag
+    too), or a page of them when limit or offset is given.
 
     The one service that answers the wire body itself: CompatibilityListSchema's dump, key
     order included, which the view sends without dumping it again (app.http.smorest.raw_json).
     An item lists up to 10,000 entries, and marshmallow dumping them was a large share of the
     request (README, Benchmarks); tests/compat/test_list_wire.py compares the two byte for byte.
     """
-    item = require_item(item_id)
+    item_id = item.id
     is_seller = item.seller_id == caller_id
     listed, catalog_count, universal_id = queries.list_totals(item_id)
     paged = limit is not None or offset is not None

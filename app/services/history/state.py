@@ -9,7 +9,6 @@ from peewee import fn
 
 from app.models import CompatibilityChange, Item
 from app.models.items import new_state_token
-from app.services.auth.ownership import require_item
 from app.services.history.scope import current_scope
 
 
@@ -22,9 +21,8 @@ def etag_data(item_id, state, public=False):
     return data
 
 
-def list_etag(item_id, caller_id):
-    """The ETag data of the list (12) as `caller_id` sees it; 400/404 as the list."""
-    item = require_item(item_id)
+def list_etag(item, caller_id):
+    """The ETag data of the list (12) of `item` (its row) as `caller_id` sees it."""
     return etag_data(item.id, item.compat_state, public=item.seller_id != caller_id)
 
 
