@@ -3,6 +3,7 @@ import logging
 
 from flask import Flask
 from swagger_ui_bundle import swagger_ui_path
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import cli
 from app.api import register_blueprints
@@ -50,11 +51,16 @@ def create_app(config=None):
     register_blueprints(api)
     hooks.init_app(app)
     cli.init_app(app)
+    if app.config["FORWARDED_PROXIES"]:
+        # Behind nginx every peer is nginx: the client's address, which rate limits without a token
+        # count by, is the entry our proxies appended, never one the client wrote itself.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["FORWARDED_PROXIES"])
     return app
 
 
 def _configure_logging(app):
     from app.http.request_id import RequestIdFilter
+    from app.logs import add_filter
 
     logger = logging.getLogger("app")
     if not any(isinstance(f, RequestIdFilter) for f in logger.filters):
@@ -65,4 +71,9 @@ def _configure_logging(app):
         logger.addHandler(handler)
         logger.addFilter(RequestIdFilter())
         logger.propagate = False
+    # On the handler, so that the records of app.* child loggers, which propagate to it, pass it too.
+    for handler in logger.handlers:
+        add_filter(handler)
+    # The development server's access lines quote the URL.
+    add_filter(logging.getLogger("werkzeug"))
     logger.setLevel(app.config["LOG_LEVEL"])

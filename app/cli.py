@@ -10,8 +10,9 @@ from app.db import connection
 from app.errors import ApiError
 from app.schema import create_schema, schema_status
 from app.services import compat, history
+from app.services.auth import purge_dead_tokens
 from app.services.auth import tokens as auth
-from app.services.bundle import BundleError, export_bundle, import_bundle
+from app.services.bundle import BundleError, export_bundle, import_bundle, read_bundle
 
 db_cli = AppGroup("db", help="Database schema.")
 tokens_cli = AppGroup("tokens", help="Access tokens.")
@@ -70,11 +71,23 @@ def tokens_code(client_id, user_id):
             raise click.ClickException(exc.message) from None
 
 
+@tokens_cli.command("purge")
+def tokens_purge():
+    """Delete expired or revoked access tokens, expired refresh tokens and expired or used codes."""
+    with connection():
+        purged = purge_dead_tokens()
+    click.echo(", ".join(f"{count} {name.replace('_', ' ')}" for name, count in purged.items()) + " purged")
+
+
 @catalog_cli.command("import")
-@click.argument("path", type=click.File("r", encoding="utf-8"))
+@click.argument("path", type=click.File("rb"))
 def catalog_import(path):
     """Load a catalog bundle (PATH, or - for standard input); creates the schema if missing."""
-    bundle = _read_bundle(path)
+    # Bytes, not text: a file that is not UTF-8 is a problem to report, not a UnicodeDecodeError.
+    try:
+        bundle = read_bundle(path.read(), current_app.config["JSON_MAX_DEPTH"])
+    except BundleError as exc:
+        _exit_with_problems(exc.problems)
     with connection():
         report = _import_or_exit(bundle)
     for section, count in report.items():
@@ -111,19 +124,16 @@ def demo():
                    f"{application['client_secret']}  redirect_uri {application['redirect_uri']}  "
                    f"(acts for user {application['owner_id']} with grant_type=client_credentials)")
     # The address gunicorn_conf will bind, from the same BIND / PORT environment.
-    url = local_url(gunicorn_bind())
-    click.echo(f"\nServe it: gunicorn -c python:app.gunicorn_conf wsgi:app   (listens on {url}; "
+    bind = gunicorn_bind()
+    url = local_url(bind)
+    # Loopback is the default (slow clients must meet the buffering proxy first): say so, or a user
+    # trying from another machine thinks the server is down.
+    reach = " (this machine only)" if bind.startswith(("127.", "localhost:", "[::1]:", "unix:")) else ""
+    click.echo(f"\nServe it: gunicorn -c python:app.gunicorn_conf wsgi:app   (listens on {bind}{reach}; "
                f"docs at {url}/docs)")
     if users:
         click.echo("Try: curl -H 'Authorization: Bearer " + users[0]["access_tokens"][0]
                    + f"' {url}/users/me")
-
-
-def _read_bundle(stream):
-    try:
-        return json.load(stream)
-    except json.JSONDecodeError as exc:
-        raise click.ClickException(f"{stream.name}: not valid JSON: {exc}") from None
 
 
 def _import_or_exit(bundle):
@@ -132,10 +142,14 @@ def _import_or_exit(bundle):
     try:
         return import_bundle(bundle)
     except BundleError as exc:
-        for problem in exc.problems:
-            click.echo(problem, err=True)
-        click.echo(f"{len(exc.problems)} problem(s): nothing was imported", err=True)
-        raise SystemExit(1) from None
+        _exit_with_problems(exc.problems)
+
+
+def _exit_with_problems(problems):
+    for problem in problems:
+        click.echo(problem, err=True)
+    click.echo(f"{len(problems)} problem(s): nothing was imported", err=True)
+    raise SystemExit(1)
 
 
 @notes_cli.command("moderate")

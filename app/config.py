@@ -6,6 +6,13 @@ import os
 DEFAULTS = {
     "DATABASE_URL": "",  # empty: a SQLite file in the instance folder
     "SQLITE_BUSY_TIMEOUT_MS": 10000,
+    "SQLITE_CACHE_MB": 16,
+    # PostgreSQL, per API connection: well below gunicorn's 30 s worker timeout, so a stuck query
+    # or a lock held too long answers 503 instead of the worker being killed mid-request.
+    # 0 turns one off. Operator commands (flask ...) run without them (app/db.py, `connection`).
+    "DB_STATEMENT_TIMEOUT_MS": 10000,
+    "DB_LOCK_TIMEOUT_MS": 5000,
+    "DB_CONNECT_TIMEOUT_S": 5,
     "DB_MAX_CONNECTIONS": 8,
     "DB_STALE_TIMEOUT_S": 300,
     "DB_PING_AFTER_IDLE_MS": 500,
@@ -13,6 +20,7 @@ DEFAULTS = {
     "REFRESH_TOKEN_TTL_S": 15552000,  # 180 days
     "AUTHORIZATION_CODE_TTL_S": 600,
     "MAX_CONTENT_LENGTH": 1024 * 1024,
+    "JSON_MAX_DEPTH": 64,  # nesting of a JSON body or bundle; the demo bundle's deepest is 14
     "COMPAT_MAX_PRODUCTS_PER_REQUEST": 200,
     "COMPAT_MAX_FAMILIES_PER_REQUEST": 10,
     "COMPAT_MAX_PER_ITEM": 10000,
@@ -21,13 +29,24 @@ DEFAULTS = {
     "RATELIMIT_ENABLED": True,
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_KEY_PREFIX": "",  # tells apart deployments sharing one Redis
+    # When the store fails: "open" serves requests unlimited, "closed" answers 503. Either way a
+    # warning is logged, at most once a minute per worker.
+    "RATELIMIT_FAIL_MODE": "open",
+    "RATELIMIT_STORAGE_TIMEOUT_MS": 250,  # Redis connect and read timeout, each
     "RATELIMIT_COMPAT_WRITES": "100 per minute",
+    # Failed client authentications at /oauth/token; past either limit even the right secret answers 429
+    # until the window ends. Empty switches one off (per address counts a proxy's address as one).
+    "AUTH_FAILURES_PER_CLIENT": "10 per minute",
+    "AUTH_FAILURES_PER_ADDRESS": "30 per minute",
     "LOG_LEVEL": "INFO",
     "HISTORY_RETENTION_DAYS": 365,  # `flask history purge` deletes older change records
     # Benchmark only: false makes API writes skip their change records (the ETag still changes),
     # to measure what the history costs. Never in production: the history would have holes.
     "HISTORY_ENABLED": True,
     "COMPRESS_MIN_SIZE": 500,  # bytes from which an answer is gzipped (when the client accepts it)
+    # Proxies in front of gunicorn that append to X-Forwarded-For (1 behind app/deploy/nginx.conf). The
+    # client's address is that many entries from the end; 0 takes the socket's peer and ignores the header.
+    "FORWARDED_PROXIES": 0,
 }
 
 
@@ -51,10 +70,14 @@ def load_settings(environ=None, overrides=None):
 
 
 def gunicorn_bind(environ=None):
-    """Where gunicorn listens: BIND (host:port or unix:path), else 0.0.0.0:PORT (default 8000). One
-    function for app/gunicorn_conf.py and for `demo`, which prints it, so the two never disagree."""
+    """Where gunicorn listens: BIND (host:port or unix:path), else 127.0.0.1:PORT (default 8000). One
+    function for app/gunicorn_conf.py and for `demo`, which prints it, so the two never disagree.
+
+    Loopback by default: a sync worker is held by a client for as long as it takes to send its request,
+    so a few slow clients stop the service (issue 16). gunicorn is reached through a buffering proxy
+    on the same machine (app/deploy/nginx.conf); listening on every interface is a choice, BIND=0.0.0.0:8000."""
     environ = os.environ if environ is None else environ
-    return environ.get("BIND") or f"0.0.0.0:{environ.get('PORT') or '8000'}"
+    return environ.get("BIND") or f"127.0.0.1:{environ.get('PORT') or '8000'}"
 
 
 def local_url(bind):

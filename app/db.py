@@ -74,7 +74,8 @@ def make_database(url, settings):
                 "foreign_keys": 1,
                 "busy_timeout": settings["SQLITE_BUSY_TIMEOUT_MS"],
                 "synchronous": "normal",
-                "cache_size": -32000,
+                # Per connection, so per worker: part of its resident memory (README, Benchmarks).
+                "cache_size": -1024 * settings["SQLITE_CACHE_MB"],
             },
         )
     if scheme in ("postgres", "postgresql"):
@@ -82,6 +83,12 @@ def make_database(url, settings):
         params = db_url.parse(url)
         if not params.get("database"):
             raise ValueError(f"DATABASE_URL: {url!r} names no database (postgresql://user@host:port/name)")
+        params.setdefault("connect_timeout", settings["DB_CONNECT_TIMEOUT_S"])
+        # Set by the server at connect time, so no request runs without them; options in the URL
+        # come last and win.
+        params["options"] = (f"-c statement_timeout={settings['DB_STATEMENT_TIMEOUT_MS']} "
+                             f"-c lock_timeout={settings['DB_LOCK_TIMEOUT_MS']} "
+                             + params.get("options", "")).strip()
         return PooledPostgresqlDatabase(
             **params,
             autoconnect=False,
@@ -146,15 +153,33 @@ def is_postgres():
 
 @contextmanager
 def connection():
-    """Open a connection for a CLI command or a test, reusing one that is open."""
+    """Open a connection for a CLI command or a test, reusing one that is open.
+
+    A connection it opens runs without the API's statement and lock timeouts (PostgreSQL): an
+    import, a migration or a purge may rightly take minutes, and is stopped with Ctrl-C instead.
+    They are restored before the connection goes back to the pool."""
     opened = db.is_closed()
     if opened:
         db.connect()
+        if is_postgres():
+            db.execute_sql("SET statement_timeout = 0; SET lock_timeout = 0")
     try:
         yield db
     finally:
         if opened:
-            db.close()
+            _close_restoring_timeouts()
+
+
+def _close_restoring_timeouts():
+    if is_postgres():
+        try:
+            # RESET: back to the values the connection was opened with (make_database's options).
+            db.execute_sql("RESET statement_timeout; RESET lock_timeout")
+        except Exception:  # a broken connection: dropped here, never pooled
+            if hasattr(db.obj, "manual_close"):
+                db.obj.manual_close()
+                return
+    db.close()
 
 
 def write_transaction():

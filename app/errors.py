@@ -6,7 +6,8 @@ helpers, and every error code with its status."""
 # here; tests/http/test_error_declarations.py checks that raises agree. `invalid_token` answers 403
 # on the views whose auth says so (`blp.auth(invalid_status=403)`).
 CODES = {
-    400: ("validation_error", "invalid_callback", "invalid_characters", "invalid_request", "invalid_grant",
+    400: ("validation_error", "invalid_json", "invalid_callback", "invalid_characters", "invalid_request",
+          "invalid_grant",
           "unsupported_grant_type", "invalid_item_id", "invalid_arguments", "too_many_products",
           "too_many_families", "too_many_items", "too_many_compatibilities", "site_mismatch",
           "not_child_product", "domain_not_compatible", "domain_mismatch", "category_not_configured",
@@ -16,7 +17,8 @@ CODES = {
           "too_many_restriction_values", "invalid_copy_source", "copy_source_without_compatibilities",
           "item_not_active", "category_without_compatibilities", "exception_already_reported",
           "snapshot_not_found", "invalid_category", "domain_not_active", "missing_required_attributes",
-          "chart_validation_error", "unknown_attribute", "repeated_attribute"),
+          "chart_validation_error", "unknown_attribute", "repeated_attribute",
+          "bad_request"),
     401: ("invalid_token", "invalid_client"),
     403: ("forbidden", "catalog_compatibility_not_deletable", "order_without_claims", "chart_read_only"),
     404: ("not_found", "user_not_found", "item_not_found", "product_not_found", "domain_not_found",
@@ -26,8 +28,14 @@ CODES = {
     409: ("conflict", "chart_in_use"),
     412: ("precondition_failed",),
     413: ("request_entity_too_large",),
+    # 414, 417, 431, 501 and 400 `bad_request` are answered before the app sees the request, by
+    # gunicorn's worker (app/deploy/worker.py) or by nginx in front of it (app/deploy/nginx.conf).
+    414: ("uri_too_long",),
+    417: ("expectation_failed",),
     429: ("local_rate_limited",),
+    431: ("request_header_fields_too_large",),
     500: ("internal_error",),
+    501: ("not_implemented",),
     503: ("service_unavailable",),
 }
 STATUS = {code: status for status, codes in CODES.items() for code in codes}

@@ -16,7 +16,9 @@ control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET") or os.path.join(
     "gunicorn-" + re.sub(r"[^A-Za-z0-9.]+", "_", bind).strip("_") + ".ctl")
 # Sync workers: the work is database-bound and short; 2 per core plus one is gunicorn's advice.
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
-worker_class = "sync"
+# gunicorn's sync worker, whose own rejections (request line or headers over the limits below,
+# malformed requests) answer the error object instead of an HTML page.
+worker_class = "app.deploy.worker.JsonErrorSyncWorker"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", 30))
 graceful_timeout = 20
 keepalive = 5
@@ -28,5 +30,8 @@ errorlog = "-"
 # The request id the app assigns is in the X-Request-Id response header; logging it here ties
 # each access line to the app's error lines for the same request.
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms rid=%({x-request-id}o)s'
+# Secrets in URLs (client_secret, code, refresh_token... in a query string) and the Authorization
+# header are written as [REDACTED], in access lines and in gunicorn's error lines (app/logs.py).
+logger_class = "app.logs.GunicornLogger"
 # No preload: each worker builds the app and opens its own database connections after the fork.
 preload_app = False

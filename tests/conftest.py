@@ -12,7 +12,7 @@ import uuid
 import pytest
 
 from app.db import connection, db
-from tests.helpers import BACKENDS, PG_ADMIN_URL, empty_schema, make_app, pg_admin
+from tests.helpers import BACKENDS, PG_ADMIN_URL, empty_schema, loaded_app, make_app, pg_admin, recorded_statements
 
 
 @pytest.fixture(scope="session")
@@ -47,6 +47,22 @@ def app(request, database_url):
         db.obj.close_all()
     elif not db.is_closed():
         db.close()
+
+
+@pytest.fixture
+def app_with(request, database_url):
+    """Builds apps with settings of their own (`app_with(RATELIMIT_COMPAT_WRITES="3 per minute")`),
+    each on the emptied database loaded with the base bundle."""
+    yield lambda **settings: loaded_app(request, database_url, **settings)
+    if hasattr(db.obj, "close_all"):
+        db.obj.close_all()
+
+
+@pytest.fixture
+def statements(app):
+    """The SQL statements the test's requests run (the token check included), in a list."""
+    with recorded_statements() as seen:
+        yield seen
 
 
 @pytest.fixture

@@ -67,20 +67,22 @@ def load_database(database_url, bundle, directory):
 
 
 class Gunicorn:
-    """gunicorn started with the production configuration; access log on stdout, errors on stderr."""
+    """gunicorn started with the production configuration; access log on stdout, errors on stderr.
+    `wsgi` names another application module (a test's own, built with create_app)."""
 
-    def __init__(self, database_url, directory, workers=4, **env):
+    def __init__(self, database_url, directory, workers=4, wsgi="wsgi:app", **env):
         self.port = free_port()
         self.access_path = os.path.join(str(directory), "gunicorn.out")
         self.error_path = os.path.join(str(directory), "gunicorn.err")
         self.env = app_env(database_url, BIND=f"127.0.0.1:{self.port}", WEB_CONCURRENCY=workers,
                            GUNICORN_ACCESSLOG="-", **env)
+        self.wsgi = wsgi
         self.process = None
 
     def __enter__(self):
         with open(self.access_path, "wb") as out, open(self.error_path, "wb") as err:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "-c", "python:app.gunicorn_conf", "wsgi:app"],
+                [sys.executable, "-m", "gunicorn", "-c", "python:app.gunicorn_conf", self.wsgi],
                 cwd=ROOT, env=self.env, stdout=out, stderr=err)
         self._wait_until_serving()
         return self

@@ -3,6 +3,7 @@
 Test modules import from here, never from conftest.
 """
 import os
+from contextlib import contextmanager
 
 import psycopg2
 import pytest
@@ -55,6 +56,41 @@ def pg_admin():
         pytest.skip(f"PostgreSQL unreachable: {exc}")
     conn.autocommit = True
     return conn
+
+
+@contextmanager
+def recorded_statements():
+    """The SQL statements run inside the block, in a list: each one a round trip on PostgreSQL."""
+    seen = []
+    execute = db.obj.execute_sql
+    patched_before = "execute_sql" in vars(db.obj)
+
+    def counting(sql, params=None, *args, **kwargs):
+        seen.append(sql)
+        return execute(sql, params, *args, **kwargs)
+
+    db.obj.execute_sql = counting
+    try:
+        yield seen
+    finally:
+        if patched_before:
+            db.obj.execute_sql = execute
+        else:
+            del db.obj.execute_sql
+
+
+def loaded_app(request, database_url, **settings):
+    """An app with these settings on the database at `database_url`, emptied and loaded with the
+    base bundle (client 5501, secret s3cret, acting for seller 1001)."""
+    from app.db import connection
+    from app.services.bundle import import_bundle
+    from tests.bundles import base_bundle
+
+    app = make_app(database_url, **settings)
+    with app.app_context(), connection():
+        empty_schema(request, database_url)
+        import_bundle(base_bundle())
+    return app
 
 
 def empty_schema(request, database_url):

@@ -3,6 +3,7 @@ from flask import current_app
 from flask.views import MethodView
 
 from app.http.auth import basic_client_credentials
+from app.http.ratelimit import client_authentication_limits, counting_failed_client_authentications
 from app.http.smorest import Blueprint
 from app.services import auth
 from schemas.examples import common as examples
@@ -14,7 +15,9 @@ blp = Blueprint("oauth", __name__, description="Access tokens")
 @blp.route("/oauth/token")
 class Token(MethodView):
     @blp.auth("public")
-    @blp.errors("invalid_request", "invalid_grant", "unsupported_grant_type", "invalid_client", "not_found")
+    @client_authentication_limits
+    @blp.errors("invalid_request", "invalid_grant", "unsupported_grant_type", "invalid_client", "not_found",
+                "local_rate_limited")
     @blp.arguments(TokenRequestSchema, location="query", as_kwargs=False, arg_name="query")
     @blp.arguments(TokenRequestSchema, location="json_or_form", arg_name="body", required=False,
                    example=examples.TOKEN_REQUEST)
@@ -26,5 +29,10 @@ class Token(MethodView):
         string; the client authenticates with HTTP Basic (RFC 6749 2.3.1) or with `client_id` and
         `client_secret` parameters. Refresh tokens are single use: each refresh answers a new one, and
         presenting a used one again revokes every token of that grant (it may have been stolen).
+
+        Failed client authentications are limited per `client_id` and per address (10 and 30 a
+        minute by default): past either, every request of that client or address answers 429
+        `local_rate_limited`, a correct secret too, until the time in `Retry-After`.
         """
-        return auth.exchange({**query, **body}, current_app.config, basic=basic_client_credentials())
+        with counting_failed_client_authentications():
+            return auth.exchange({**query, **body}, current_app.config, basic=basic_client_credentials())

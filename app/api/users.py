@@ -11,10 +11,8 @@ blp = Blueprint("users", __name__, description="Users: the caller and public rec
 
 @blp.route("/users/me")
 class Me(MethodView):
-    @blp.auth("token")
-    @blp.errors("user_not_found")
-    @blp.response(200, MeSchema, example={"id": 1001, "nickname": "TALLER_SUR", "site_id": "MLA",
-                                         "user_type": "seller"})
+    @blp.read(MeSchema, "user_not_found",
+              example={"id": 1001, "nickname": "TALLER_SUR", "site_id": "MLA", "user_type": "seller"})
     def get(self):
         """Read the user the access token acts for
 
@@ -25,9 +23,7 @@ class Me(MethodView):
 
 @blp.route("/users/<int:user_id>")
 class UserById(MethodView):
-    @blp.auth("token")
-    @blp.errors("user_not_found")
-    @blp.response(200, UserSchema, example={"id": 1001, "nickname": "TALLER_SUR", "site_id": "MLA"})
+    @blp.read(UserSchema, "user_not_found", example={"id": 1001, "nickname": "TALLER_SUR", "site_id": "MLA"})
     def get(self, user_id):
         """Read a user's public record
 

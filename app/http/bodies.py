@@ -6,14 +6,17 @@ nothing, or label a form body `application/json`). A body that is ignored becaus
 fails later with a misleading message ("no products were given"), so the label is not trusted:
 the bytes decide.
 """
-import json
+import codecs
 from urllib.parse import parse_qsl
 
-from flask import request
+from flask import current_app, request
 from webargs import core
 from webargs.flaskparser import FlaskParser
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
+
+from app.errors import ApiError
+from app.json_input import JsonInputError, loads
 
 # How much of an oversized chunked body is read and thrown away before answering 413: a client that
 # is still sending when the answer comes would otherwise see a reset connection instead of the 413.
@@ -28,18 +31,37 @@ class LenientBodyParser(FlaskParser):
         data = req.get_data(cache=True)
         if not data.strip():
             return core.missing
-        return core.parse_json(data)
+        return read_json(data)
 
     def load_json_or_form(self, req, schema):
         """A JSON document if the body is one, else form-encoded pairs, whatever the label."""
         data = req.get_data(cache=True)
         if not data.strip():
             return core.missing
+        if looks_like_json(data):  # its JSON errors are the answer, not a form parser's misreading
+            return read_json(data)
         try:
-            return core.parse_json(data)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            return loads(data, current_app.config["JSON_MAX_DEPTH"])
+        except JsonInputError:
             pairs = parse_qsl(data.decode("utf-8", "replace"), keep_blank_values=True)
             return self._makeproxy(MultiDict(pairs), schema)
+
+
+def looks_like_json(data):
+    """An object or array, maybe after a byte order mark: no form body starts so."""
+    return data.removeprefix(codecs.BOM_UTF8).lstrip()[:1] in (b"{", b"[")
+
+
+def read_json(data):
+    """The JSON document of a body, or 400 `invalid_json` saying why it is none: never json's
+    RecursionError or ValueError, which would be a 500 (app/json_input.py). The cause repeats the code
+    with `field: json`, as a validation error's causes name their field."""
+    try:
+        return loads(data, current_app.config["JSON_MAX_DEPTH"])
+    except JsonInputError as exc:
+        message = f"Invalid JSON body: {exc}"
+        raise ApiError(400, "invalid_json", message,
+                       [{"code": "invalid_json", "message": message, "field": "json"}]) from None
 
 
 def enforce_size_limit():

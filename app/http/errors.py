@@ -1,11 +1,14 @@
 """One error path: every failure becomes the error object {message, error, status, cause}."""
 import logging
+import time
 
 from flask import g, jsonify
+from gunicorn.http.errors import NoMoreData, ParseException
 from peewee import IntegrityError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from app.errors import ApiError
+from app.http.ratelimit import limiter
 
 log = logging.getLogger("app.errors")
 
@@ -35,6 +38,7 @@ EXAMPLE_MESSAGES = {
     "local_rate_limited": "Too many requests: rate limit 100 per 1 minute exceeded; retry later",
     "internal_error": "Internal server error; quote request id 6f1c2a9e0b7d4c35a1e2f3b4c5d6e7f8 when reporting it",
     "service_unavailable": "The database is unavailable; retry later",
+    "invalid_json": "Invalid JSON body: nested more than 64 levels deep at byte 64; send at most 64 levels",
 }
 
 # Marshmallow's default messages, mapped back to a stable code for `cause`.
@@ -102,11 +106,21 @@ def handle_http_exception(exc):
     message = data.get("message") or exc.description or exc.name
     if status == 429:
         message = f"Too many requests: rate limit {exc.description} exceeded; retry later"
-        headers.setdefault("Retry-After", str(getattr(exc, "retry_after", 60) or 60))
+        headers.setdefault("Retry-After", str(_retry_after()))
     if status == 413:
         message = "Request body too large: the limit is 1 MiB"
     return error_response(status, HTTP_ERROR_CODES.get(status, exc.name.lower().replace(" ", "_")),
                           message, headers=headers)
+
+
+def _retry_after():
+    """Seconds until the breached limit's window ends. flask-limiter takes the later of this and its
+    own reset time, so a fixed 60 here made a 30-second window say 60."""
+    try:
+        current = limiter.current_limit
+        return max(1, int(current.reset_at - time.time())) if current else 60
+    except Exception:  # the storage (Redis) is failing: a default rather than no header
+        return 60
 
 
 def handle_integrity_error(exc):
@@ -119,6 +133,14 @@ def handle_database_unavailable(exc):
     log.error("database unavailable: %s", exc)
     return error_response(503, "service_unavailable",
                           "The database is unavailable; retry later", headers={"Retry-After": "5"})
+
+
+def handle_malformed_body(exc):
+    # gunicorn parses a chunked body only as the app reads it, so a malformed one (or a client gone
+    # mid-body) fails inside the app, not in gunicorn's own rejections (app/deploy/worker.py).
+    log.warning("malformed request body: %s", exc)
+    return error_response(400, "bad_request", f"Malformed request body ({str(exc)[:200]}); send it whole, "
+                          "with Content-Length or valid chunked encoding")
 
 
 def handle_unexpected(exc):
@@ -134,4 +156,6 @@ def init_app(app):
     app.register_error_handler(IntegrityError, handle_integrity_error)
     app.register_error_handler(OperationalError, handle_database_unavailable)
     app.register_error_handler(InterfaceError, handle_database_unavailable)
+    app.register_error_handler(ParseException, handle_malformed_body)
+    app.register_error_handler(NoMoreData, handle_malformed_body)
     app.register_error_handler(Exception, handle_unexpected)

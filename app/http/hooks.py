@@ -1,23 +1,40 @@
 """The request hooks, in the order a request meets them (see DESIGN.md)."""
 import logging
 
-from flask import request
+from flask import current_app, request
 
 from app.db import db
 from app.errors import ApiError
 from app.http import bodies, jsonp, options, reduction, request_id
+from app.json_input import JsonInputError, loads, might_hold_bad_text, printable, unstorable_values
 
 log = logging.getLogger("app.db")
 
 
 def reject_nul_characters():
     """NUL is never meaningful in this API, and PostgreSQL cannot store it in text: refuse it
-    at the door rather than let a driver error become a 500 deep inside a view."""
+    at the door rather than let a driver error become a 500 deep inside a view (and SQLite store
+    what PostgreSQL would refuse). Lone surrogates too: neither driver can encode them."""
     found = "\x00" in request.path or b"%00" in request.query_string
-    # Any body may be read as JSON whatever its Content-Type (app/http/bodies.py), so look at all.
-    found = found or b"\\u0000" in request.get_data(cache=True)
+    # Any body may be read as JSON whatever its Content-Type (app/http/bodies.py), so look at all;
+    # read before `request.form`, which would otherwise consume it.
+    data = request.get_data(cache=True)
     if request.mimetype == "application/x-www-form-urlencoded":
         found = found or any("\x00" in k + v for k, v in request.form.items(multi=True))
+    elif not bodies.looks_like_json(data):  # then it may be read as form pairs (bodies.py)
+        found = found or b"%00" in data or b"\x00" in data
+    if not found and might_hold_bad_text(data):
+        try:
+            problems = unstorable_values(loads(data, current_app.config["JSON_MAX_DEPTH"]))
+        except JsonInputError:  # not JSON: the escape is text the body parser may still read as such
+            found = b"\\u0000" in data
+        else:
+            if problems:
+                causes = [{"code": "invalid_characters", "field": printable(".".join(map(str, path))) or "json",
+                           "message": message} for path, message in problems]
+                fields = ", ".join(cause["field"] for cause in causes[:5])
+                raise ApiError(400, "invalid_characters", f"The body holds text that cannot be stored, "
+                               f"in {fields}: {causes[0]['message']}", causes)
     if found:
         raise ApiError(400, "invalid_characters", "The request contains a NUL character (\\u0000); remove it")
 

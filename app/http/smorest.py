@@ -139,7 +139,8 @@ class Api(flask_smorest.Api):
 
 class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
     """Views declare their error responses once, by code: `@blp.errors("item_not_found", ...)`,
-    plus what `auth` (401/403 `invalid_token`), `arguments` (400 `validation_error`) and
+    plus what `auth` (401/403 `invalid_token`), `arguments` (400 `validation_error`, and `invalid_json`
+    for a body) and
     `compat_write` (412 `precondition_failed`) imply. The OpenAPI responses (one per status, listing
     its codes) and OPTIONS come from that."""
 
@@ -161,7 +162,10 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
         if isinstance(schema, type):
             schema = schema()
         parse = super().arguments(schema, *args, **kwargs)
-        return lambda view: declare_errors(parse(view), (400, "validation_error"))
+        declared = [(400, "validation_error")]
+        if kwargs.get("location", "json") in ("json", "json_or_form"):
+            declared.append((400, "invalid_json"))  # app/http/bodies.read_json
+        return lambda view: declare_errors(parse(view), *declared)
 
     def auth(self, mode="token", *, invalid_status=401, owner=None, message=None):
         """Declares who may call the view: "public", or "token" (optionally with an
@@ -203,6 +207,15 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
         if unknown:
             raise ValueError(f"unknown error codes {unknown}: add them to app.errors.CODES")
         return lambda view: declare_errors(view, *((STATUS[code], code) for code in codes))
+
+    def read(self, schema, *codes, auth="token", **response_kwargs):
+        """A view that only reads (a GET, or a POST whose body is a query) and answers 200 `schema`:
+        `auth(auth)`, `errors(*codes)` and `response(200, schema, **response_kwargs)` in one, so the
+        document and OPTIONS are those of the three. Its `arguments` go below it, so that a caller
+        without a token hears that before any 400.
+        Writes, and views with an owner check, write their decorators out: those are worth reading."""
+        guard, declare, respond = self.auth(auth), self.errors(*codes), self.response(200, schema, **response_kwargs)
+        return lambda view: guard(declare(respond(view)))
 
     @staticmethod
     def _prepare_errors_doc(doc, doc_info, *, api, spec, **kwargs):

@@ -29,11 +29,14 @@ def test_demo_prints_the_oauth_application_and_the_port_gunicorn_will_use(app, m
     for value in (demo_app["client_id"], demo_app["client_secret"], demo_app["redirect_uri"]):
         assert value in result.stdout
     assert "http://127.0.0.1:9123" in result.stdout and ":8000" not in result.stdout
+    assert "listens on 127.0.0.1:9123 (this machine only)" in result.stdout
 
 
 def test_gunicorn_bind_follows_bind_then_port():
-    assert gunicorn_bind({}) == "0.0.0.0:8000"
-    assert gunicorn_bind({"PORT": "9000"}) == "0.0.0.0:9000"
+    # Loopback unless told otherwise: slow clients reach gunicorn only through the buffering proxy.
+    assert gunicorn_bind({}) == "127.0.0.1:8000"
+    assert gunicorn_bind({"PORT": "9000"}) == "127.0.0.1:9000"
+    assert gunicorn_bind({"BIND": "0.0.0.0:8000"}) == "0.0.0.0:8000"
     assert gunicorn_bind({"PORT": "9000", "BIND": "127.0.0.1:7000"}) == "127.0.0.1:7000"
     assert local_url("0.0.0.0:9000") == "http://127.0.0.1:9000"
     assert local_url("unix:/run/app.sock") == "unix:/run/app.sock"

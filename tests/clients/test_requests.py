@@ -40,7 +40,7 @@ def test_a_body_that_is_not_json_is_a_400_saying_so(client):
     response = client.post("/items/MLA101/compatibilities", data=b"products=MLA90003",
                            headers={**SELLER_H, "Content-Type": "text/plain"})
     body = response.get_json()
-    assert response.status_code == 400 and body["cause"][0]["code"] == "invalid_json", body
+    assert response.status_code == 400 and body["error"] == body["cause"][0]["code"] == "invalid_json", body
 
 
 def test_nul_in_a_json_body_without_json_label_is_refused(client):

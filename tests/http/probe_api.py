@@ -52,6 +52,27 @@ class Probe(MethodView):
         return {"name": body["name"], "lines": len(body["lines"])}
 
 
+def query_probe(self, body):
+    """Query the probe"""
+    return {"name": body["name"], "lines": len(body["lines"])}
+
+
+# The same view declared with blp.read and with the stack it stands for: the two must document and
+# behave alike (tests/http/test_conventions.py).
+ANSWER = {"name": "n", "lines": 0}
+
+
+@blp.route("/probe-read")
+class ProbeRead(MethodView):
+    post = blp.read(ProbeAnswerSchema, "forbidden", example=ANSWER)(blp.arguments(OrderSchema)(query_probe))
+
+
+@blp.route("/probe-read-stacked")
+class ProbeReadStacked(MethodView):
+    post = blp.auth("token")(blp.errors("forbidden")(blp.arguments(OrderSchema)(
+        blp.response(200, ProbeAnswerSchema, example=ANSWER)(query_probe))))
+
+
 @blp.route("/probe-boom")
 class Boom(MethodView):
     @blp.auth("public")

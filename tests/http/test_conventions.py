@@ -60,7 +60,7 @@ def test_validation_errors_answer_400_with_one_cause_per_problem(probe_client, l
 def test_invalid_json_body_answers_400(probe_client, loaded):
     response = probe_client.post("/probe/x", data="{not json", content_type="application/json",
                                  headers=bearer(TOKENS[SELLER]))
-    error = assert_error(response, 400, "validation_error")
+    error = assert_error(response, 400, "invalid_json")
     assert error["cause"][0]["code"] == "invalid_json"
 
 
@@ -122,6 +122,20 @@ def test_owner_check_answers_403_for_another_user(probe_client, loaded):
 def test_auth_is_checked_before_the_body(probe_client, loaded):
     assert_error(probe_client.post("/probe/x", json={"bad": 1}, headers=bearer("nope")), 403, "invalid_token")
 
+
+def test_read_documents_and_guards_as_the_decorators_it_stands_for(probe_client, loaded):
+    paths = probe_client.get("/openapi.json").get_json()["paths"]
+    read, stacked = paths["/probe-read"]["post"], paths["/probe-read-stacked"]["post"]
+    assert {**read, "operationId": None} == {**stacked, "operationId": None}
+    for url in ("/probe-read", "/probe-read-stacked"):
+        assert_error(probe_client.post(url, json={"bad": 1}), 401, "invalid_token")
+        assert_error(probe_client.post(url, json={"bad": 1}, headers=bearer(TOKENS[SELLER])), 400,
+                     "validation_error")
+        assert probe_client.post(url, json={"name": "n", "lines": []}, headers=bearer(TOKENS[SELLER])
+                                 ).get_json() == {"name": "n", "lines": 0}
+        assert probe_client.options(url).get_json()["methods"][0]["errors"] == [
+            {"status": 400, "error": "validation_error"}, {"status": 400, "error": "invalid_json"},
+            {"status": 401, "error": "invalid_token"}, {"status": 403, "error": "forbidden"}]
 
 # --- rate limits ------------------------------------------------------------------------------
 

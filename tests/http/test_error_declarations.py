@@ -10,10 +10,17 @@ from flask_smorest.spec.plugins import FlaskPlugin
 from app.errors import STATUS
 from tests.http.raisable import ROOT, methods, module, raisable, summary
 
-# Declared by `arguments` (validation_error) and `auth` (invalid_token), or answered by the error
+# Declared by `arguments` (validation_error; invalid_json for a body) and `auth` (invalid_token), or
+# answered by the error
 # handlers for a database failure (service_unavailable, declared by /health): not raised by the
 # app code a view runs, so never a declaration too many.
-FRAMEWORK_CODES = {"validation_error", "invalid_token", "service_unavailable"}
+FRAMEWORK_CODES = {"validation_error", "invalid_json", "invalid_token", "service_unavailable"}
+
+
+def test_a_view_with_a_body_declares_invalid_json_and_one_without_does_not(spec):
+    assert (400, "invalid_json") in declared(spec["paths"]["/items/{item_id}/compatibilities"]["post"])
+    assert (400, "invalid_json") in declared(spec["paths"]["/oauth/token"]["post"])
+    assert (400, "invalid_json") not in declared(spec["paths"]["/items/{item_id}/compatibilities"]["get"])
 
 
 def api_views(app, spec):

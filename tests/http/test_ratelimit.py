@@ -1,5 +1,6 @@
 """Rate limits (decisions.md): the compatibility writes and the family count share one budget per
-token, 100 a minute by default; past it 429 `local_rate_limited` with `Retry-After`.
+user (whatever token it sends: tests/faults/test_oauth_abuse.py mints new ones), 100 a minute by
+default; past it 429 `local_rate_limited` with `Retry-After`.
 
 Counted in memory (per process) or in Redis (shared by every worker and host). Each Redis test
 counts under its own RATELIMIT_KEY_PREFIX and deletes only its own keys afterwards. Without Redis
@@ -11,11 +12,9 @@ import uuid
 import pytest
 import redis
 
-from app.db import connection, db
-from app.services.bundle import import_bundle
 from tests.bundles import OTHER_SELLER, SELLER, TOKENS, base_bundle
 from tests.gunicorn_util import Gunicorn, free_port, fresh_database, load_database
-from tests.helpers import bearer, empty_schema, make_app
+from tests.helpers import bearer
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379")
 COUNT_PATH = "/catalog_compatibilities/products_search/count_family_products"
@@ -43,20 +42,10 @@ def redis_prefix():
 
 
 @pytest.fixture
-def limited_app(request, database_url):
+def limited_app(app_with):
     """Builds an app with a budget of 3 compatibility writes a minute (more settings by keyword),
     on a fresh database loaded with the base bundle."""
-
-    def build(**settings):
-        app = make_app(database_url, RATELIMIT_COMPAT_WRITES="3 per minute", **settings)
-        with app.app_context(), connection():
-            empty_schema(request, database_url)
-            import_bundle(base_bundle())
-        return app
-
-    yield build
-    if hasattr(db.obj, "close_all"):
-        db.obj.close_all()
+    return lambda **settings: app_with(RATELIMIT_COMPAT_WRITES="3 per minute", **settings)
 
 
 def count(client, headers=SELLER_H):
@@ -89,7 +78,7 @@ def test_count_and_compatibility_writes_share_one_budget(limited_app):
     assert_rate_limited(count(client), 3)
 
 
-def test_each_token_has_its_own_budget_and_reads_are_not_limited(limited_app):
+def test_each_user_has_its_own_budget_and_reads_are_not_limited(limited_app):
     client = limited_app().test_client()
     for _ in range(4):
         count(client)

@@ -66,7 +66,7 @@ def test_item_read_sees_a_changed_item_and_missing_ones(client, load_bundle):
         {k: v for k, v in first.items() if k not in ("title", "last_updated")}
     missing = client.get("/items/MLA999999", headers=AUTH)
     assert missing.status_code == 404 and missing.get_json()["error"] == "item_not_found"
-    assert any(key[0] == "item_read" for key in app_db._prepared)  # compiled once, kept
+    assert any(key[0] == "access_token_and_item" for key in app_db._prepared)  # compiled once, kept
 
 
 def test_token_lookup_sees_a_revoked_or_new_token(client, run_db, load_bundle):
@@ -76,3 +76,28 @@ def test_token_lookup_sees_a_revoked_or_new_token(client, run_db, load_bundle):
     run_db(lambda: AccessToken.update(revoked=True).where(AccessToken.token_hash == digest(token)).execute())
     response = client.get("/items/MLA999999", headers=bearer(token))
     assert response.status_code == 401 and response.get_json()["error"] == "invalid_token"
+
+
+def test_item_routes_read_the_token_and_the_item_in_one_statement(client, load_bundle, statements):
+    load_bundle(base_bundle())
+    del statements[:]
+    assert client.get("/items/MLA100", headers=AUTH).get_json()["id"] == "MLA100"
+    assert client.get("/items/MLA999999", headers=AUTH).status_code == 404
+    assert len(statements) == 2, statements
+    listed = client.get("/items/MLA100/compatibilities", headers=AUTH)
+    del statements[:]
+    again = client.get("/items/MLA100/compatibilities", headers={**AUTH, "If-None-Match": listed.headers["ETag"]})
+    assert again.status_code == 304 and len(statements) == 1, statements
+
+
+def test_an_item_read_with_the_token_serves_only_its_own_request(client, run_db, load_bundle):
+    """The row read with the token answers the request's own item reads, and never a later
+    request's: a dead token is refused even right after a request that read the item."""
+    load_bundle(base_bundle())
+    token = run_db(create_access_token, SELLER)
+    assert client.get("/items/MLA100", headers=bearer(token)).status_code == 200
+    run_db(lambda: AccessToken.update(revoked=True).where(AccessToken.token_hash == digest(token)).execute())
+    assert client.get("/items/MLA100", headers=bearer(token)).status_code == 401
+    assert client.get("/items/MLA100/compatibilities", headers=bearer(token)).status_code == 401
+    load_bundle({"items": [{**next(i for i in base_bundle()["items"] if i["id"] == "MLA100"), "title": "Otro"}]})
+    assert client.get("/items/MLA100", headers=AUTH).get_json()["title"] == "Otro"

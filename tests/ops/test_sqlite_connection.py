@@ -31,6 +31,7 @@ def test_sqlite_requests_reuse_one_connection_and_set_its_pragmas_once(tmp_path)
         with app.app_context(), connection():
             assert db.execute_sql("PRAGMA journal_mode").fetchone()[0] == "wal"
             assert db.execute_sql("PRAGMA foreign_keys").fetchone()[0] == 1
+            assert db.execute_sql("PRAGMA cache_size").fetchone()[0] == -16 * 1024  # SQLITE_CACHE_MB
     finally:
         del db.obj._set_pragmas
         db.obj.close_all()

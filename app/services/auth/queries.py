@@ -1,7 +1,11 @@
 """The lookups every authenticated request and every item route run, prepared (app.db.prepared):
 compiled by peewee once, run with each request's values."""
+from collections import namedtuple
+
+from peewee import JOIN
+
 from app.db import param, prepared
-from app.models import AccessToken, Item
+from app.models import AccessToken, Item, Site
 
 
 def access_token_row(token_hash):
@@ -16,3 +20,25 @@ def item_row(item_id):
     """The item, every column, or None."""
     sql, params = prepared("item_by_id", lambda: Item.select().where(Item.id == param("id")), {"id": item_id})
     return next(iter(Item.raw(sql, *params)), None)
+
+
+# Aliased: the item's columns share the row.
+TOKEN_COLUMNS = (("token_user_id", AccessToken.user), ("token_application_id", AccessToken.application),
+                 ("token_expires_at", AccessToken.expires_at), ("token_revoked", AccessToken.revoked))
+TokenRow = namedtuple("TokenRow", "user_id application_id expires_at revoked")
+
+
+def access_token_and_item_rows(token_hash, item_id):
+    """(token, item) in one statement, for a route with an item in its path: the token's row as
+    access_token_row() reads it, and the item's (every column and its site's `language`, as
+    items.queries.item_with_language() reads it) or None. (None, None) for an unknown hash."""
+    sql, params = prepared("access_token_and_item", lambda: AccessToken.select(
+        *(field.alias(name) for name, field in TOKEN_COLUMNS), Item, Site.language)
+        .join(Item, JOIN.LEFT_OUTER, on=(Item.id == param("item")))
+        .join(Site, JOIN.LEFT_OUTER, on=(Item.site == Site.id))
+        .where(AccessToken.token_hash == param("hash")), {"hash": token_hash, "item": item_id})
+    row = next(iter(Item.raw(sql, *params)), None)
+    if row is None:
+        return None, None
+    token = TokenRow(*(field.python_value(getattr(row, name)) for name, field in TOKEN_COLUMNS))
+    return token, row if row.id is not None else None

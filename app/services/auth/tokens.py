@@ -36,7 +36,20 @@ def resolve_token_owner(token, now=None):
     """(user id, client id of the application it was issued to, or None) of a live token, or None."""
     if not token or len(token) > 512:
         return None
-    row = queries.access_token_row(digest(token))
+    return _live_owner(queries.access_token_row(digest(token)), now)
+
+
+def resolve_token_owner_and_item(token, item_id):
+    """(resolve_token_owner(token), the item `item_id` or None) in one statement: the token check
+    and the item read of a route with an item in its path. The token is read afresh on every
+    request (a revoked token is refused at once); the item only when the token is well formed."""
+    if not token or len(token) > 512:
+        return None, None
+    row, item = queries.access_token_and_item_rows(digest(token), item_id)
+    return _live_owner(row), item
+
+
+def _live_owner(row, now=None):
     if row is None or row.revoked:
         return None
     if row.expires_at is not None and row.expires_at <= (now or utcnow()):

@@ -1,0 +1,116 @@
+"""A catalog import overlapping a seller's write leaves every item's derived state right (issue 16).
+
+The import's refresh of derived state (compatibilities_count, tags) used to run without locking
+the items: on PostgreSQL its UPDATE waited for the seller's row lock, then recomputed the count from
+the snapshot its statement started with, which did not hold the seller's new compatibilities, and
+wrote that over the seller's result. The seller's write is held open here, after its own refresh
+and before its commit, until the import is seen waiting for it; then both finish and every item is
+compared with a recomputation from the rows.
+"""
+import threading
+import time
+
+import psycopg2
+from peewee import fn
+
+from app.db import db
+from app.models import Compatibility, Item
+from app.services.compat import writes
+from app.services.compat.item_state import refresh_items
+from tests.bundles import SELLER, TOKENS, base_bundle
+from tests.helpers import PG_ADMIN_URL, bearer
+
+# Bounds every wait; generous, for a loaded CI machine (a run takes about a second).
+WAIT_S = 30
+
+
+def derived_state():
+    """{item id: (compatibilities_count, tag_incomplete, tag_pending)} as stored."""
+    return {row.id: (row.compatibilities_count, row.tag_incomplete, row.tag_pending)
+            for row in Item.select().order_by(Item.id)}
+
+
+def stale_items():
+    """Items whose stored state differs from one recomputed from the rows (recomputed in a
+    transaction that is rolled back), or whose count is not their number of compatibilities."""
+    stored = derived_state()
+    counted = dict(Compatibility.select(Compatibility.item, fn.COUNT(Compatibility.id))
+                   .group_by(Compatibility.item).tuples())
+    with db.atomic() as transaction:
+        refresh_items(None)
+        fresh = derived_state()
+        transaction.rollback()
+    return {item_id: (state, fresh[item_id], counted.get(item_id, 0)) for item_id, state in stored.items()
+            if state != fresh[item_id] or state[0] != counted.get(item_id, 0)}
+
+
+def wait_until_blocked(database_url, importer, failures):
+    """Until the import waits on a lock (PostgreSQL), or has had time to queue (SQLite's writers
+    queue on the database lock, invisible from outside)."""
+    if not database_url.startswith("postgresql"):
+        time.sleep(0.5)
+        return
+    name = database_url.rsplit("/", 1)[1]
+    admin = psycopg2.connect(PG_ADMIN_URL)
+    # In a transaction PostgreSQL answers pg_stat_activity from one snapshot, taken at its first
+    # read: the loop would never see the import start waiting.
+    admin.autocommit = True
+    try:
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline and importer.is_alive():
+            with admin.cursor() as cur:
+                cur.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s "
+                            "AND wait_event_type = 'Lock'", (name,))
+                if cur.fetchone()[0]:
+                    return
+            time.sleep(0.05)
+        raise AssertionError(f"the import never waited for the seller's write (failures: {failures})")
+    finally:
+        admin.close()
+
+
+def test_import_overlapping_a_write_leaves_every_count_and_tag_right(
+        app, client, load_bundle, run_db, database_url, monkeypatch):
+    load_bundle(base_bundle())
+    assert run_db(stale_items) == {}
+    holding, release = threading.Event(), threading.Event()
+    refresh = writes.refresh_items
+
+    def refresh_then_hold(item_ids):
+        refresh(item_ids)
+        if not holding.is_set():
+            holding.set()
+            release.wait(WAIT_S)
+
+    monkeypatch.setattr(writes, "refresh_items", refresh_then_hold)
+    answers, failures = [], []
+
+    def write():
+        body = {"products": [{"id": f"MLA9{n:04d}", "creation_source": "DEFAULT"} for n in range(1, 8)]}
+        answers.append(client.post("/items/MLA100/compatibilities", json=body, headers=bearer(TOKENS[SELLER])))
+
+    def import_rules():
+        # The category rules decide which items are incomplete, so their re-import refreshes every item.
+        try:
+            load_bundle({"domain_compatibilities": base_bundle()["domain_compatibilities"]})
+        except Exception as exc:  # reported by the main thread
+            failures.append(exc)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert holding.wait(WAIT_S), "the write never reached its refresh"
+    importer = threading.Thread(target=import_rules)
+    importer.start()
+    try:
+        wait_until_blocked(database_url, importer, failures)
+    finally:
+        release.set()
+        writer.join(WAIT_S)
+        importer.join(WAIT_S)
+    assert not writer.is_alive() and not importer.is_alive()
+    assert failures == []
+    assert answers[0].status_code == 200 and answers[0].get_json() == {"created_compatibilities_count": 7}
+
+    assert run_db(stale_items) == {}
+    item = client.get("/items/MLA100", headers=bearer(TOKENS[SELLER])).get_json()
+    assert "incomplete_compatibilities" not in item["tags"]
