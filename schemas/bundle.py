@@ -11,9 +11,11 @@ from schemas.bundle_base import (
     SNAPSHOT_COMPATIBILITIES,
     STATUSES,
     FlatRecords,
+    Id,
     Record,
     one_of,
     reject_repeats,
+    storable,
     text,
 )
 from schemas.bundle_items import (
@@ -46,7 +48,7 @@ class BundleCurrencySchema(Record):
 
 
 class BundleUserSchema(Record):
-    id = fields.Integer(required=True, strict=True)
+    id = Id(required=True)
     nickname = text(max_length=100)
     site_id = text(required=False, max_length=3)
     access_tokens = fields.List(fields.String(validate=validate.Length(min=8, max=512)))
@@ -57,7 +59,7 @@ class BundleApplicationSchema(Record):
     client_secret = text(required=False, max_length=200)
     client_secret_sha256 = fields.String(
         allow_none=True, validate=validate.Regexp(r"^[0-9a-f]{64}$", error="must be 64 lowercase hex digits"))
-    owner_id = fields.Integer(required=True, strict=True)
+    owner_id = Id(required=True)
     redirect_uri = text(required=False, max_length=500)
 
 
@@ -151,20 +153,28 @@ class BundleRestrictionValuesSchema(Record):
 PRODUCT_TEXT = {"id": (True, 40), "domain_id": (True, 100), "site_id": (False, 3), "name": (True, 300),
                 "parent_id": (False, 40)}
 PRODUCT_ATTRIBUTE_TEXT = {"id": (True, 100), "value_id": (False, 100), "value_name": (False, 255)}
+PRODUCT_REQUIRED, ATTRIBUTE_REQUIRED = ({key for key, (required, _) in spec.items() if required}
+                                        for spec in (PRODUCT_TEXT, PRODUCT_ATTRIBUTE_TEXT))
 
 
-def _clean_texts(record, spec):
-    """True when `record` is a dict holding only `spec`'s keys, each a fitting string (or None
-    when optional), with every required key present."""
+def _clean_texts(record, spec, required, skip=None):
+    """True when `record` is a dict holding only `spec`'s keys (and `skip`, checked by the caller),
+    each a fitting string (or None when optional) that both databases store, with every required
+    key present."""
     if type(record) is not dict:
         return False
     for key, value in record.items():
         limits = spec.get(key)
-        if limits is None or (value is None and limits[0]):
+        if limits is None:
+            if key == skip:
+                continue
             return False
-        if value is not None and (type(value) is not str or not 0 < len(value) <= limits[1]):
+        if value is None:
+            if limits[0]:
+                return False
+        elif type(value) is not str or not 0 < len(value) <= limits[1] or not storable(value):
             return False
-    return all(key in record for key, (required, _) in spec.items() if required)
+    return required <= record.keys()
 
 
 class BundleProductSchema(Record):
@@ -182,12 +192,11 @@ class BundleProductSchema(Record):
         if type(record) is not dict:
             return None
         attributes = record.get("attributes", [])
-        if type(attributes) is not list or not _clean_texts({k: v for k, v in record.items() if k != "attributes"},
-                                                             PRODUCT_TEXT):
+        if type(attributes) is not list or not _clean_texts(record, PRODUCT_TEXT, PRODUCT_REQUIRED, skip="attributes"):
             return None
         ids = set()
         for attribute in attributes:
-            if not _clean_texts(attribute, PRODUCT_ATTRIBUTE_TEXT) or attribute["id"] in ids:
+            if not _clean_texts(attribute, PRODUCT_ATTRIBUTE_TEXT, ATTRIBUTE_REQUIRED) or attribute["id"] in ids:
                 return None
             ids.add(attribute["id"])
         return {**record, "attributes": attributes}

@@ -1,5 +1,6 @@
 """Building blocks of the bundle schemas: allowed values, text fields, UTC dates, flat records."""
 import datetime
+import re
 
 import marshmallow as ma
 from marshmallow import fields, validate
@@ -9,6 +10,14 @@ SHEET_SECTIONS = ("SPECIFICATIONS", "GRIDS")
 ITEM_STATUSES = ("active", "paused", "closed", "under_review", "inactive", "not_yet_active",
                  "payment_required")
 SNAPSHOT_COMPATIBILITIES = ("CONFIRMED", "INCOMPATIBLE", "NO_USER_SELECTION")
+# Text one database stores and the other refuses (NUL) or neither driver encodes (lone surrogates);
+# the importer reports it with its path (app/json_input.py), the fast checks only decline it.
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def storable(text):
+    """False for a str holding UNSTORABLE characters; most text is ASCII, where only NUL can be."""
+    return "\x00" not in text if text.isascii() else not UNSTORABLE.search(text)
 
 
 def one_of(choices):
@@ -23,6 +32,16 @@ class UtcDateTime(fields.DateTime):
         if parsed.tzinfo is not None:
             parsed = parsed.astimezone(datetime.UTC).replace(tzinfo=None)
         return parsed
+
+
+class Id(fields.Integer):
+    """A numeric id (of a user, order, claim, store): a positive integer that fits the BIGINT
+    column of both databases, so that a bundle SQLite took is one PostgreSQL takes too."""
+
+    def __init__(self, **kwargs):
+        range_ = validate.Range(min=1, max=2 ** 63 - 1, error="must be a positive 64-bit integer "
+                                                              "(1 to {max}), not {input}")
+        super().__init__(strict=True, validate=range_, **kwargs)
 
 
 def text(required=True, max_length=None, **kwargs):

@@ -7,12 +7,14 @@ from schemas.bundle_base import (
     ITEM_STATUSES,
     SHEET_SECTIONS,
     SNAPSHOT_COMPATIBILITIES,
+    Id,
     Record,
     UtcDateTime,
     one_of,
     reject_repeats,
     text,
 )
+from schemas.bundle_fast import fast_compatibility
 from schemas.vocabulary import (
     CATALOGO,
     CHART_TYPES,
@@ -27,13 +29,13 @@ class BundleItemSchema(Record):
     id = text(max_length=40)
     site_id = text(max_length=3)
     title = text(max_length=300)
-    seller_id = fields.Integer(required=True, strict=True)
+    seller_id = Id(required=True)
     category_id = text(max_length=40)
     domain_id = text(max_length=100)
     status = fields.String(load_default="active", validate=one_of(ITEM_STATUSES))
     price = fields.Float(allow_none=True)
     currency_id = text(required=False, max_length=3)
-    official_store_id = fields.Integer(allow_none=True, strict=True)
+    official_store_id = Id(allow_none=True)
     warranty = fields.String(allow_none=True, validate=validate.Length(max=200))
     catalog_product_id = text(required=False, max_length=40)
     parent_item_id = text(required=False, max_length=40)
@@ -73,6 +75,7 @@ class BundleCompatibilitySchema(Record):
     note_status = fields.String(allow_none=True, validate=one_of(NOTE_STATUSES))
     restrictions = fields.List(fields.Nested(BundleCompatibilityRestrictionSchema), allow_none=True)
     date_created = UtcDateTime(allow_none=True)
+    fast_load = staticmethod(fast_compatibility)
 
     @validates_schema
     def _product_or_universal(self, data, **kwargs):
@@ -112,16 +115,16 @@ class BundleSnapshotSchema(Record):
 
 
 class BundleOrderSchema(Record):
-    id = fields.Integer(required=True, strict=True)
+    id = Id(required=True)
     item_id = text(max_length=40)
-    buyer_id = fields.Integer(allow_none=True, strict=True)
+    buyer_id = Id(allow_none=True)
     date_created = UtcDateTime(allow_none=True)
     snapshot = fields.Nested(BundleSnapshotSchema, allow_none=True)
 
 
 class BundleClaimSchema(Record):
-    id = fields.Integer(required=True, strict=True)
-    order_id = fields.Integer(required=True, strict=True)
+    id = Id(required=True)
+    order_id = Id(required=True)
     reason = fields.String(load_default="INCOMPATIBLE_PART", validate=validate.Length(min=1, max=60))
     date_created = UtcDateTime(allow_none=True)
 
@@ -162,7 +165,7 @@ class BundleChartSchema(Record):
     site_id = text(max_length=3)
     domain_id = text(max_length=100)
     type = fields.String(required=True, validate=one_of(CHART_TYPES))
-    seller_id = fields.Integer(allow_none=True, strict=True)
+    seller_id = Id(allow_none=True)
     main_attribute_id = text(max_length=100)
     secondary_attribute_id = text(required=False, max_length=100)
     measure_type = text(required=False, max_length=30)

@@ -4,7 +4,7 @@ import datetime
 
 from marshmallow import fields, post_dump, validate
 
-from schemas.bundle_base import one_of
+from schemas.bundle_base import Id, one_of
 from schemas.common import PagingQuerySchema, StrictSchema, page_envelope
 from schemas.vocabulary import COMPATIBILITY_SOURCES
 
@@ -152,5 +152,6 @@ def dump_history_page(page):
 
 class BundleChangeSchema(ChangeSchema):
     """A record of the bundle's `compatibility_history` section: the API's record plus item_id."""
+    id = Id(required=True)
     item_id = fields.String(required=True, validate=validate.Length(min=1, max=40))
 

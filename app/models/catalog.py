@@ -120,7 +120,8 @@ class DomainDiscoveryTerm(BaseModel):
 
 class CatalogVersion(BaseModel):
     """One row (id 1) whose `version` changes whenever the importer writes what the category
-    predictor learns from, so a process tells by one primary-key read whether its model is stale.
+    predictor learns from or the chart sheets chart search keeps, so a process tells by one
+    primary-key read whether what it keeps is stale.
 
     A random stamp rather than a counter: a database emptied and loaded again (or another one
     under the same name) never repeats a version a process has cached.

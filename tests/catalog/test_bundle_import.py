@@ -268,3 +268,43 @@ def test_fast_product_check_agrees_with_the_schema():
         assert BundleProductSchema.fast_load(record) is None
         with pytest.raises(ma.ValidationError):
             schema.load(record)
+
+
+def test_fast_compatibility_check_agrees_with_the_schema():
+    from schemas.bundle import BundleCompatibilitySchema
+
+    schema = BundleCompatibilitySchema()
+    restriction = {"attribute_id": "POSITION", "attribute_values": [{"values": [{"value_id": "1", "value_name": "x"},
+                                                                                 {"value_id": "2"}]}]}
+    valid = [{"item_id": "I", "product_id": "P"}, {"item_id": "I", "universal": True, "id": None, "note": ""},
+             {"id": "c" * 36, "item_id": "I", "product_id": "P", "universal": False, "source": "SELLER",
+              "creation_source": "AUTOMATION", "note": "n" * 500, "note_status": "APPROVED",
+              "restrictions": [restriction], "date_created": "2026-01-10T12:00:00-03:00"},
+             {"item_id": "I", "product_id": "P", "restrictions": None, "note_status": None, "date_created": None}]
+    for record in valid:
+        assert BundleCompatibilitySchema.fast_load(record) == schema.load(record)
+    invalid = [{"item_id": "I"}, {"product_id": "P"}, {"item_id": "I", "product_id": "P", "universal": True},
+               {"item_id": "I", "universal": False}, {"item_id": "I", "product_id": "P", "universal": None},
+               {"item_id": "I", "product_id": "P", "universal": "true"}, {"item_id": "", "product_id": "P"},
+               {"item_id": "I", "product_id": "P" * 41}, {"item_id": "I", "product_id": 7},
+               {"item_id": "I", "product_id": "P", "source": None}, {"item_id": "I", "product_id": "P", "source": "X"},
+               {"item_id": "I", "product_id": "P", "note": "n" * 501}, {"item_id": "I", "product_id": "P", "x": 1},
+               {"item_id": "I", "product_id": "P", "note_status": "NEW"}, {"item_id": None, "product_id": "P"},
+               {"item_id": "I", "product_id": "P", "date_created": "yesterday"},
+               {"item_id": "I", "product_id": "P", "restrictions": [{"attribute_id": "POSITION"}]},
+               {"item_id": "I", "product_id": "P", "restrictions": [{**restriction, "attribute_values": []}]},
+               {"item_id": "I", "product_id": "P", "restrictions": [{**restriction, "x": 1}]},
+               {"item_id": "I", "product_id": "P", "restrictions": [
+                   {**restriction, "attribute_values": [{"values": [{"value_name": "x"}]}]}]}, ["I"], None]
+    for record in invalid:
+        assert BundleCompatibilitySchema.fast_load(record) is None
+        with pytest.raises(ma.ValidationError):
+            schema.load(record)
+    # Not plainly valid, though the schema accepts them: load() decides, as before.
+    for record in [{"item_id": "I", "product_id": "P", "universal": 0}, {"item_id": "I\x00", "product_id": "P"},
+                   {"item_id": "I", "product_id": "P", "note": "ABS \udc00"},
+                   {"item_id": "I", "product_id": "P", "restrictions": [
+                       {**restriction, "attribute_values": [{"values": [{"value_id": "1", "value_name": "\ud800"}]}]}]},
+                   {"item_id": "I", "product_id": "P", "restrictions": [
+                       {**restriction, "attribute_values": [{"values": [{"value_id": "1", "value_name": ""}]}]}]}]:
+        assert BundleCompatibilitySchema.fast_load(record) is None

@@ -221,3 +221,17 @@ def test_reimport_updates_changed_and_added_product_attributes(load_bundle, run_
                     ("SHORT_VERSION", "1.6 trendline", 3), ("ENGINE", "1.6 msi", 4)]
     exported = next(p for p in run_db(export_bundle)["products"] if p["id"] == product["id"])
     assert exported["attributes"] == [{"value_id": None, "value_name": None, **a} for a in product["attributes"]]
+
+
+def test_texts_with_copy_format_characters_round_trip(load_bundle, run_db):
+    """PostgreSQL loads new rows with COPY, whose text format escapes these characters."""
+    text = "tab\there, back\\slash \\N, new\nline, cr\r, ñandú"
+    bundle = full_bundle()
+    bundle["products"][0]["name"] = text
+    bundle["products"][0]["attributes"][0]["value_name"] = text
+    bundle["compatibilities"] = [{**c, "note": text} for c in bundle["compatibilities"]]
+    load_bundle(bundle)
+    exported = run_db(export_bundle)
+    product = next(p for p in exported["products"] if p["id"] == bundle["products"][0]["id"])
+    assert product["name"] == text and product["attributes"][0]["value_name"] == text
+    assert {c["note"] for c in exported["compatibilities"]} == {text}

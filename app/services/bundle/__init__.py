@@ -3,12 +3,24 @@ it in one transaction; `export_bundle` writes the database back in the same form
 import uuid
 
 from app.db import db, is_postgres, write_transaction
-from app.models import ALL_MODELS, CatalogVersion
+from app.json_input import JsonInputError, loads
+from app.models import (
+    ALL_MODELS,
+    CatalogVersion,
+    Compatibility,
+    CompatibilityChange,
+    FinderDomain,
+    FinderFacet,
+    FinderPairFacet,
+    Item,
+    Product,
+    ProductAttribute,
+)
 from app.services import history
 from app.services.bundle import load, load_items
 from app.services.bundle.export import export_bundle
 from app.services.bundle.refs import check_references
-from app.services.bundle.validate import validate_structure
+from app.services.bundle.validate import format_path, validate_structure
 from app.services.compat.item_state import refresh_items
 
 # In dependency order: a section is written after those its records point to.
@@ -26,10 +38,17 @@ LOADERS = [
 ]
 BULK_RECORDS = 10_000
 ITEM_SECTIONS = ("items", "compatibilities", "suggestions", "exceptions")
-# What the category predictor learns from (app/services/catalog/predictor.py).
-PREDICTOR_SECTIONS = ("domains", "categories", "items", "domain_discovery")
+# The tables written by an import of only these sections (derived state and history included).
+WRITTEN_TABLES = {
+    "products": (Product, ProductAttribute, FinderDomain, FinderFacet, FinderPairFacet),
+    "items": (Item,), "compatibilities": (Compatibility, CompatibilityChange, Item),
+    "compatibility_history": (CompatibilityChange, Item),
+}
+# What the category predictor learns from (app/services/catalog/predictor.py), and the chart
+# sheets that chart search keeps per worker (app/services/charts/search.py).
+PREDICTOR_SECTIONS = ("domains", "categories", "items", "domain_discovery", "chart_domains", "technical_specs")
 
-__all__ = ["BundleError", "import_bundle", "export_bundle"]
+__all__ = ["BundleError", "import_bundle", "export_bundle", "read_bundle"]
 
 
 class BundleError(Exception):
@@ -38,6 +57,15 @@ class BundleError(Exception):
     def __init__(self, problems):
         self.problems = list(problems)
         super().__init__(f"{len(self.problems)} problem(s) in the bundle:\n" + "\n".join(self.problems))
+
+
+def read_bundle(data, max_depth):
+    """The bundle in `data`, a file's bytes; BundleError with the problem at `$` when they are not
+    a JSON document nested at most `max_depth` deep (app/json_input.py says what else is refused)."""
+    try:
+        return loads(data, max_depth)
+    except JsonInputError as exc:
+        raise BundleError(f"{format_path(path) or '$'}: {message}" for path, message in exc.problems) from None
 
 
 def import_bundle(bundle):
@@ -77,26 +105,33 @@ def _vacuum_after_bulk_load(sections):
 def _analyze_after_bulk_load(sections):
     """PostgreSQL plans with the statistics it had before the load; a table that grew from
     empty to 500,000 rows would be scanned whole by the next IN lookup (the re-import's among
-    them) until autovacuum catches up."""
+    them) until autovacuum catches up. Only the tables the import wrote: a chunk of
+    compatibilities need not sample the product tables again."""
     if is_postgres() and sum(len(records) for records in sections.values()) >= BULK_RECORDS:
-        db.execute_sql("ANALYZE " + ", ".join(f'"{m._meta.table_name}"' for m in ALL_MODELS))
+        written = [name for name, records in sections.items() if records]
+        models = ALL_MODELS
+        if all(name in WRITTEN_TABLES for name in written):
+            models = [m for m in ALL_MODELS if any(m in WRITTEN_TABLES[name] for name in written)]
+        db.execute_sql("ANALYZE " + ", ".join(f'"{m._meta.table_name}"' for m in models))
 
 
 def _mark_catalog_changed(sections):
     """A new catalog version, committed with the data: each process relearns its predictor
-    models on their next use instead of scanning the items to find out."""
+    models, and reads the chart sheets again, on their next use instead of scanning the items
+    to find out."""
     if any(sections.get(name) for name in PREDICTOR_SECTIONS):
         CatalogVersion.insert(id=1, version=uuid.uuid4().hex).on_conflict(
             conflict_target=[CatalogVersion.id], preserve=[CatalogVersion.version]).execute()
 
 
 def _refresh_derived_state(sections):
+    # Locked: sellers may be writing these items while the import runs.
     if sections.get("domain_compatibilities"):
         # Category rules decide which items are incomplete: every item may have changed.
-        refresh_items(None)
+        refresh_items(None, lock=True)
         return
     item_ids = {r["id"] for r in sections.get("items", ())}
     for name in ITEM_SECTIONS[1:]:
         item_ids.update(r["item_id"] for r in sections.get(name, ()))
     if item_ids:
-        refresh_items(item_ids)
+        refresh_items(item_ids, lock=True)

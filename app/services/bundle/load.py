@@ -155,8 +155,10 @@ def load_products(records, ctx):
     """Products and their attribute rows. Only the products that differ from the stored ones
     are written, so re-importing a large unchanged catalog costs reads, not rewrites."""
     products = {r["id"]: (r["domain_id"], ctx.site_of_product(r), r["name"], r.get("parent_id")) for r in records}
+    # A catalog repeats its value names (brands, years) across products: each is folded once.
+    keys = {name: value_key(name) for name in {a.get("value_name") for r in records for a in r["attributes"]}}
     attributes = {r["id"]: [(r["domain_id"], r.get("parent_id") is not None, a["id"], a.get("value_id"),
-                             a.get("value_name"), value_key(a.get("value_name")), n)
+                             a.get("value_name"), keys[a.get("value_name")], n)
                             for n, a in enumerate(r["attributes"])] for r in records}
     stored_products, stored_attributes = _stored_products(list(products))
     product_fields = ["id", "domain", "site", "name", "parent_id"]

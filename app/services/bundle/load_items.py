@@ -1,7 +1,7 @@
 """Writing the item-side sections (items, compatibilities, suggestions, exceptions, orders,
 claims) and the size-chart and discovery sections."""
 import json
-import uuid
+import os
 
 from app.models import (
     Chart,
@@ -17,6 +17,7 @@ from app.models import (
     Suggestion,
     TechnicalSpec,
 )
+from app.models.base import utcnow
 from app.services import history
 from app.services.bundle.load import upsert
 from app.services.bundle.lookup import chunks
@@ -37,6 +38,21 @@ def load_items(records, ctx):
            keep_when_missing=("date_created", "last_updated"))
 
 
+COMPATIBILITY_FIELDS = ["id", "item", "product", "universal", "domain_id", "source", "creation_source", "note",
+                        "note_status", "restrictions", "date_created"]
+
+
+_VARIANT = {digit: "89ab"[int(digit, 16) & 3] for digit in "0123456789abcdef"}
+
+
+def random_uuids(count):
+    """`count` random UUIDs (version 4) as str(uuid.uuid4()) writes them, from one urandom read:
+    uuid4() costs more per compatibility than inserting it."""
+    digits = os.urandom(16 * count).hex()
+    return [f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:]}"
+            for h in (digits[start:start + 32] for start in range(0, 32 * count, 32))]
+
+
 def _stored_compatibility_ids(item_ids):
     """{(item_id, product_id or None): id} of the compatibilities these items already have."""
     stored = {}
@@ -53,25 +69,34 @@ def load_compatibilities(records, ctx):
     replaced by the bundle's."""
     stored = _stored_compatibility_ids({r["item_id"] for r in records})
     explicit = {r["id"] for r in records if r.get("id")}
-    rows, replaced = [], []
+    rows, fresh, replaced = [], set(), []
+    new_ids = iter(random_uuids(sum(1 for r in records if not r.get("id"))))
+    products = ctx.tables["product"]
     for r in records:
         product_id = None if r.get("universal") else r["product_id"]
         key = (r["item_id"], product_id)
         kept = stored.get(key) if stored.get(key) not in explicit else None  # that id moves elsewhere
-        row_id = r.get("id") or kept or str(uuid.uuid4())
+        row_id = r.get("id") or kept
+        if row_id is None:
+            row_id = next(new_ids)
+            fresh.add(row_id)
         if stored.get(key) not in (None, row_id):
             replaced.append(stored[key])
-        product = ctx.tables["product"].get(product_id) if product_id else None
+        product = products.get(product_id) if product_id else None
         note_status = r.get("note_status") or (PENDING if r.get("note") else None)
         rows.append((row_id, r["item_id"], product_id, product_id is None, product and product["domain_id"],
                      r["source"], r["creation_source"], r.get("note"), note_status, r.get("restrictions") or None,
                      r.get("date_created")))
     # A bundle carrying compatibility_history is a backup being restored: that section already
     # tells these rows' story, so the import does not add IMPORT records of its own.
-    history.record_import(rows, replaced, record=not ctx.sections.get("compatibility_history"))
+    history.record_import(rows, replaced, record=not ctx.sections.get("compatibility_history"), new_ids=fresh)
     delete_in(Compatibility, "id", replaced)
-    upsert(Compatibility, ["id", "item", "product", "universal", "domain_id", "source", "creation_source", "note",
-                           "note_status", "restrictions", "date_created"], rows, ["id"],
+    # A new uuid4 cannot be stored yet and the replaced rows are gone, so those rows are plain
+    # INSERTs (COPY on PostgreSQL) rather than upserts.
+    now = utcnow()
+    insert_rows(Compatibility, COMPATIBILITY_FIELDS,
+                [row if row[-1] is not None else (*row[:-1], now) for row in rows if row[0] in fresh])
+    upsert(Compatibility, COMPATIBILITY_FIELDS, [row for row in rows if row[0] not in fresh], ["id"],
            keep_when_missing=("date_created",))
 
 

@@ -2,6 +2,7 @@
 problem reported as a JSON path (`products[12].domain_id: ...`)."""
 import marshmallow as ma
 
+from app.json_input import printable, unstorable_values
 from schemas.bundle import SECTIONS
 
 
@@ -14,7 +15,7 @@ def format_path(parts):
             continue
         else:
             path += f".{part}" if path else str(part)
-    return path
+    return printable(path)
 
 
 def flatten_messages(messages, parts=()):
@@ -48,7 +49,7 @@ def validate_structure(bundle):
         return {}, ["$: a bundle is a JSON object whose keys are section names"], failed
     for name, records in bundle.items():
         if name not in SECTIONS:
-            problems.append(f"{name}: unknown section (known: {', '.join(SECTIONS)})")
+            problems.append(f"{printable(name)}: unknown section (known: {', '.join(SECTIONS)})")
             continue
         if records is None:
             continue
@@ -59,8 +60,17 @@ def validate_structure(bundle):
         fast_load = getattr(schema, "fast_load", None)
         loaded = []
         for index, record in enumerate(records):
+            # The fast check declines text neither database may get, so what it passes needs no walk.
             if fast_load is not None and (fast := fast_load(record)) is not None:
                 loaded.append(fast)
+                continue
+            bad = unstorable_values(record, (name, index), check_ints=True)
+            if bad:
+                # Refused whole, as a record with schema problems is: its values must not reach a query.
+                problems.extend(f"{format_path(path)}: {message}" for path, message in bad)
+                loaded.append(None)
+                if isinstance(record, dict):
+                    failed.setdefault(name, []).append(record)
                 continue
             try:
                 loaded.append(schema.load(record))
@@ -75,3 +85,4 @@ def validate_structure(bundle):
                 loaded[-1]["snapshot"] = record["snapshot"]
         sections[name] = loaded
     return sections, problems, failed
+
