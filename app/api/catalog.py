@@ -18,8 +18,7 @@ blp = Blueprint("catalog", __name__, description="Currencies, sites, site search
 
 @blp.route("/currencies")
 class Currencies(MethodView):
-    @blp.auth("public")
-    @blp.response(200, CurrencySchema(many=True), example=examples.CURRENCIES)
+    @blp.read(CurrencySchema(many=True), auth="public", example=examples.CURRENCIES)
     def get(self):
         """List the currencies"""
         return catalog.list_currencies()
@@ -27,9 +26,7 @@ class Currencies(MethodView):
 
 @blp.route("/currencies/<currency_id>")
 class CurrencyById(MethodView):
-    @blp.auth("public")
-    @blp.errors("currency_not_found")
-    @blp.response(200, CurrencySchema, example=examples.CURRENCY)
+    @blp.read(CurrencySchema, "currency_not_found", auth="public", example=examples.CURRENCY)
     def get(self, currency_id):
         """Read one currency"""
         return catalog.get_currency(currency_id)
@@ -37,8 +34,7 @@ class CurrencyById(MethodView):
 
 @blp.route("/sites")
 class Sites(MethodView):
-    @blp.auth("public")
-    @blp.response(200, SiteSchema(many=True), example=examples.SITES)
+    @blp.read(SiteSchema(many=True), auth="public", example=examples.SITES)
     def get(self):
         """List the sites"""
         return catalog.list_sites()
@@ -46,9 +42,7 @@ class Sites(MethodView):
 
 @blp.route("/sites/<site_id>")
 class SiteById(MethodView):
-    @blp.auth("public")
-    @blp.errors("site_not_found")
-    @blp.response(200, SiteSchema, example=examples.SITE)
+    @blp.read(SiteSchema, "site_not_found", auth="public", example=examples.SITE)
     def get(self, site_id):
         """Read one site"""
         return catalog.get_site(site_id)
@@ -56,10 +50,9 @@ class SiteById(MethodView):
 
 @blp.route("/sites/<site_id>/search")
 class SiteSearch(MethodView):
-    @blp.auth("public")
-    @blp.errors("invalid_category", "site_not_found", "product_not_found", "unknown_attribute")
+    @blp.read(FitmentSearchResponseSchema, "invalid_category", "site_not_found", "product_not_found",
+              "unknown_attribute", auth="public", examples=fitment_examples.SEARCH_EXAMPLES)
     @blp.arguments(FitmentSearchQueryArgsSchema, location="query", as_kwargs=True)
-    @blp.response(200, FitmentSearchResponseSchema, examples=fitment_examples.SEARCH_EXAMPLES)
     def get(self, site_id, limit, offset, sort, q=None, category=None, compatible_with=None,
             compatibility_filter=None):
         """Search the site's active items by the words of their titles, or the parts that fit a vehicle
@@ -79,9 +72,8 @@ class SiteSearch(MethodView):
 
 @blp.route("/catalog/dumps/domains/<site_id>/compatibilities")
 class CompatibilityDomainDump(MethodView):
-    @blp.auth("public")
-    @blp.errors("site_not_found")
-    @blp.response(200, CompatibilityDomainEntrySchema(many=True), example=catalog_examples.DOMAIN_DUMP)
+    @blp.read(CompatibilityDomainEntrySchema(many=True), "site_not_found", auth="public",
+              example=catalog_examples.DOMAIN_DUMP)
     def get(self, site_id):
         """Dump the compatibility rules of a site's domains
 
@@ -94,10 +86,8 @@ class CompatibilityDomainDump(MethodView):
 
 @blp.route("/catalog_compatibilities/restrictions/values")
 class RestrictionValues(MethodView):
-    @blp.auth("token")
-    @blp.errors("domain_not_found")
+    @blp.read(RestrictionValuesSchema, "domain_not_found", example=catalog_examples.RESTRICTION_VALUES)
     @blp.arguments(RestrictionValuesQuerySchema, location="query")
-    @blp.response(200, RestrictionValuesSchema, example=catalog_examples.RESTRICTION_VALUES)
     def get(self, args):
         """Read the restriction values of a domain pair
 
@@ -110,14 +100,12 @@ class RestrictionValues(MethodView):
 
 @blp.route("/sites/<site_id>/domain_discovery/search")
 class DomainDiscoverySearch(MethodView):
-    @blp.auth("public")
-    @blp.errors("site_not_found")
+    @blp.read(DomainPredictionSchema(many=True), "site_not_found", auth="public",
+              example=search_examples.DOMAIN_PREDICTIONS)
     @blp.arguments(DomainDiscoveryQuerySchema, location="query", as_kwargs=True)
-    @blp.response(200, DomainPredictionSchema(many=True), example=search_examples.DOMAIN_PREDICTIONS)
     def get(self, site_id, q, limit):
         """Predict the domain and category of a listing from its title
 
         Endpoint 27. Best first; `[]` when nothing in the site is relevant to the text.
         """
-        catalog.get_site(site_id)
         return catalog.predict(site_id, q, limit)

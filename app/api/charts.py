@@ -27,9 +27,7 @@ blp = Blueprint("charts", __name__, description="Size charts (endpoints 22 to 26
 
 @blp.route("/catalog/charts/<site_id>/configurations/active_domains")
 class ChartActiveDomains(MethodView):
-    @blp.auth("token")
-    @blp.errors("config_not_found")
-    @blp.response(200, DomainListSchema, example=examples.ACTIVE_DOMAINS)
+    @blp.read(DomainListSchema, "config_not_found", example=examples.ACTIVE_DOMAINS)
     def get(self, site_id):
         """List the domains active for size charts in a site
 
@@ -40,9 +38,7 @@ class ChartActiveDomains(MethodView):
 
 @blp.route("/domains/<domain_id>/technical_specs")
 class DomainTechnicalSpecs(MethodView):
-    @blp.auth("token")
-    @blp.errors("domain_not_found", "technical_specs_not_found")
-    @blp.response(200, TechnicalSheetSchema, example=sheets.DOMAIN_SHEET)
+    @blp.read(TechnicalSheetSchema, "domain_not_found", "technical_specs_not_found", example=sheets.DOMAIN_SHEET)
     def get(self, domain_id):
         """Read the technical specification sheet of a domain
 
@@ -50,11 +46,10 @@ class DomainTechnicalSpecs(MethodView):
         """
         return charts.domain_sheet(domain_id)
 
-    @blp.auth("token")
-    @blp.errors("missing_required_attributes", "domain_not_found", "chart_tech_specs_not_found")
+    @blp.read(TechnicalSheetSchema, "missing_required_attributes", "domain_not_found", "chart_tech_specs_not_found",
+              example=sheets.CHART_SHEET)
     @blp.arguments(ChartSheetQuerySchema, location="query")
     @blp.arguments(ChartSheetRequestSchema, example=sheets.CHART_SHEET_REQUEST)
-    @blp.response(200, TechnicalSheetSchema, example=sheets.CHART_SHEET)
     def post(self, _query, body, domain_id):
         """Read the technical specification sheet of a size chart
 
@@ -66,12 +61,11 @@ class DomainTechnicalSpecs(MethodView):
 
 @blp.route("/catalog/charts/search")
 class ChartSearch(MethodView):
-    @blp.auth("token")
-    @blp.errors("domain_not_active", "missing_required_attributes", "forbidden", "site_not_found")
+    @blp.read(ChartSearchResultSchema, "domain_not_active", "missing_required_attributes", "forbidden",
+              "site_not_found", example=examples.SEARCH)
     @blp.arguments(ChartSearchHeadersSchema, location="headers")
     @blp.arguments(PagingQuerySchema, location="query")
     @blp.arguments(ChartSearchSchema, example=examples.SEARCH_REQUEST)
-    @blp.response(200, ChartSearchResultSchema, example=examples.SEARCH)
     def post(self, headers, paging, body):
         """Search size charts
 
@@ -84,10 +78,8 @@ class ChartSearch(MethodView):
 
 @blp.route("/catalog/charts/domains/search")
 class ChartDomainsSearch(MethodView):
-    @blp.auth("token")
-    @blp.errors("site_not_found")
+    @blp.read(DomainListSchema, "site_not_found", example=examples.DOMAINS_WITH_CHARTS)
     @blp.arguments(ChartDomainsSearchSchema, example=examples.DOMAINS_SEARCH_REQUEST)
-    @blp.response(200, DomainListSchema, example=examples.DOMAINS_WITH_CHARTS)
     def post(self, body):
         """List the chart domains that have charts of a type
 
@@ -113,9 +105,7 @@ class Charts(MethodView):
 
 @blp.route("/catalog/charts/<chart_id>")
 class ChartById(MethodView):
-    @blp.auth("token")
-    @blp.errors("forbidden", "chart_not_found")
-    @blp.response(200, ChartSchema, example=examples.CHART)
+    @blp.read(ChartSchema, "forbidden", "chart_not_found", example=examples.CHART)
     def get(self, chart_id):
         """Read a size chart with its rows
 

@@ -134,9 +134,7 @@ class ItemCompatibilities(MethodView):
 
 @blp.route("/items/<item_id>/compatibilities/extended/check")
 class ItemCompatibilitiesExtendedCheck(MethodView):
-    @blp.auth("token")
-    @blp.errors(*ITEM)
-    @blp.response(200, ExtendedCheckSchema, example=examples.EXTENDED_CHECK)
+    @blp.read(ExtendedCheckSchema, *ITEM, example=examples.EXTENDED_CHECK)
     def get(self, item_id):
         """Whether the item's category accepts notes and restrictions
 
@@ -147,9 +145,7 @@ class ItemCompatibilitiesExtendedCheck(MethodView):
 
 @blp.route("/items/<item_id>/compatibilities/exception")
 class ItemCompatibilityException(MethodView):
-    @blp.auth("token")
-    @blp.errors(*ITEM)
-    @blp.response(200, CompatibilityExceptionSchema, example=examples.EXCEPTION)
+    @blp.read(CompatibilityExceptionSchema, *ITEM, example=examples.EXCEPTION)
     def get(self, item_id):
         """Whether the item has a compatibility exception
 
@@ -174,9 +170,7 @@ class ItemCompatibilityException(MethodView):
 
 @blp.route("/items/<item_id>/compatibilities/<compatibility_id>")
 class ItemCompatibilityById(MethodView):
-    @blp.auth("token")
-    @blp.errors(*ITEM, "compatibility_not_found")
-    @blp.response(200, CompatibilityDetailSchema, example=examples.DETAIL)
+    @blp.read(CompatibilityDetailSchema, *ITEM, "compatibility_not_found", example=examples.DETAIL)
     def get(self, item_id, compatibility_id):
         """Read one compatibility
 
@@ -201,9 +195,7 @@ class ItemCompatibilityById(MethodView):
 
 @blp.route("/items/<item_id>/compatibilities/<compatibility_id>/note")
 class ItemCompatibilityNote(MethodView):
-    @blp.auth("token")
-    @blp.errors(*ITEM, "compatibility_not_found")
-    @blp.response(200, NoteSchema, example=examples.NOTE)
+    @blp.read(NoteSchema, *ITEM, "compatibility_not_found", example=examples.NOTE)
     def get(self, item_id, compatibility_id):
         """Read the note of one compatibility
 
@@ -215,10 +207,9 @@ class ItemCompatibilityNote(MethodView):
 
 @blp.route("/items/compatibilities_summary")
 class CompatibilitiesSummary(MethodView):
-    @blp.auth("token")
-    @blp.errors(*ITEM, "too_many_items", "domain_mismatch", "forbidden", "domain_not_found")
+    @blp.read(SummarySchema(many=True), *ITEM, "too_many_items", "domain_mismatch", "forbidden", "domain_not_found",
+              example=item_examples.SUMMARY)
     @blp.arguments(SummaryRequestSchema, example=item_examples.SUMMARY_REQUEST)
-    @blp.response(200, SummarySchema(many=True), example=item_examples.SUMMARY)
     def post(self, body):
         """Summarise the compatibilities of several items
 
@@ -234,10 +225,9 @@ class CompatibilitiesSummary(MethodView):
 @blp.route("/items/catalog_domains/<domain_id>/compatibilities/cards", endpoint="ItemCompatibilityCards")
 @blp.route("/catalog_domains/<domain_id>/compatibilities/cards", endpoint="CompatibilityCards")
 class CompatibilityCards(MethodView):
-    @blp.auth("token")
-    @blp.errors(*ITEM, "domain_mismatch", "forbidden", "domain_not_found", "product_not_found")
+    @blp.read(CardSchema(many=True), *ITEM, "domain_mismatch", "forbidden", "domain_not_found", "product_not_found",
+              example=item_examples.CARDS)
     @blp.arguments(CardsRequestSchema, example=item_examples.CARDS_REQUEST)
-    @blp.response(200, CardSchema(many=True), example=item_examples.CARDS)
     def post(self, body, domain_id):
         """Read the suggestion and complaint cards of an item
 

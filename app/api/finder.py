@@ -21,9 +21,7 @@ blp = Blueprint("finder", __name__, description="Vehicle finder: catalog domains
 
 @blp.route("/catalog_domains/<domain_id>")
 class CatalogDomain(MethodView):
-    @blp.auth("token")
-    @blp.errors("not_found")
-    @blp.response(200, CatalogDomainSchema, example=examples.DOMAIN)
+    @blp.read(CatalogDomainSchema, "not_found", example=examples.DOMAIN)
     def get(self, domain_id):
         """Read a catalog domain and its attributes
 
@@ -36,10 +34,9 @@ class CatalogDomain(MethodView):
 
 @blp.route("/catalog_domains/<domain_id>/attributes/<attribute_id>/top_values")
 class TopValues(MethodView):
-    @blp.auth("token")
-    @blp.errors("unknown_attribute", "repeated_attribute", "not_found")
+    @blp.read(TopValueSchema(many=True), "unknown_attribute", "repeated_attribute", "not_found",
+              example=examples.TOP_VALUES)
     @blp.arguments(TopValuesArgsSchema, example=examples.TOP_VALUES_REQUEST)
-    @blp.response(200, TopValueSchema(many=True), example=examples.TOP_VALUES)
     def post(self, args, domain_id, attribute_id):
         """Count the values of an attribute among the matching vehicles
 
@@ -52,10 +49,9 @@ class TopValues(MethodView):
 
 @blp.route("/catalog_compatibilities/products_search/chunks")
 class ProductSearch(MethodView):
-    @blp.auth("token")
-    @blp.errors("site_mismatch", "unknown_attribute", "repeated_attribute", "not_found")
+    @blp.read(ProductPageSchema, "site_mismatch", "unknown_attribute", "repeated_attribute", "not_found",
+              example=examples.SEARCH)
     @blp.arguments(ProductSearchArgsSchema, example=examples.SEARCH_REQUEST)
-    @blp.response(200, ProductPageSchema, example=examples.SEARCH)
     def post(self, args):
         """Search the vehicles that match the known attributes
 
@@ -69,9 +65,7 @@ class ProductSearch(MethodView):
 
 @blp.route("/products/<product_id>")
 class ProductById(MethodView):
-    @blp.auth("token")
-    @blp.errors("not_found")
-    @blp.response(200, ProductSchema, example=examples.PRODUCT)
+    @blp.read(ProductSchema, "not_found", example=examples.PRODUCT)
     def get(self, product_id):
         """Read a catalog product
 

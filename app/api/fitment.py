@@ -12,10 +12,9 @@ blp = Blueprint("fitment", __name__, description="Buyer fitment: does a listing 
 
 @blp.route("/items/<item_id>/check_compatibility")
 class ItemCompatibilityCheck(MethodView):
-    @blp.auth("public")
-    @blp.errors("invalid_item_id", "item_not_found", "product_not_found", "unknown_attribute")
+    @blp.read(CompatibilityCheckSchema, "invalid_item_id", "item_not_found", "product_not_found", "unknown_attribute",
+              auth="public", examples=examples.CHECK_EXAMPLES)
     @blp.arguments(CheckCompatibilitySchema, examples=examples.CHECK_REQUEST_EXAMPLES)
-    @blp.response(200, CompatibilityCheckSchema, examples=examples.CHECK_EXAMPLES)
     def post(self, body, item_id):
         """Check whether an item fits a vehicle
 

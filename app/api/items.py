@@ -16,9 +16,7 @@ blp = Blueprint("items", __name__, description="Items and seller item searches (
 
 @blp.route("/items/<item_id>")
 class ItemById(MethodView):
-    @blp.auth("token")
-    @blp.errors("item_not_found")
-    @blp.response(200, ItemSchema, example=examples.ITEM)
+    @blp.read(ItemSchema, "item_not_found", example=examples.ITEM)
     def get(self, item_id):
         """Read an item
 
