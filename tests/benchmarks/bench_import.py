@@ -1,11 +1,16 @@
-"""Times the catalog import of a synthetic bundle of vehicle products (5 attributes each).
+"""Times the catalog import: re-imports of a product bundle, and the benchmark catalog's import rows.
 
-    python -m tests.benchmarks.bench_import --products 100000 [--database-url URL]
+    python -m tests.benchmarks.bench_import [--products 100000] [--compatibilities 1000000]
+        [--only products|catalog] [--database-url URL]
 
-Imports into a fresh SQLite file, and also into the PostgreSQL database named by
---database-url (use a throwaway, empty database); then imports the same bundle again, and then
-a revision in which every product changed (each record and its attributes replaced), and
-exports the database. Prints seconds and products/s for each run.
+Runs on a fresh SQLite file, and also on the PostgreSQL database named by --database-url (a
+throwaway one: its tables are dropped between the two parts).
+
+- products: a synthetic bundle of vehicle products (5 attributes each) imported, imported again
+  unchanged, then as a revision in which every product changed, then exported.
+- catalog: the catalog `tests.benchmarks.run` builds (tests/benchmarks/catalog.py), with the import
+  rows its table prints: the products in one bundle, the compatibilities in chunks of
+  `catalog.CHUNK` (one import each, as the benchmark loads them).
 """
 import argparse
 import os
@@ -13,10 +18,11 @@ import tempfile
 import time
 
 from app import create_app
-from app.db import connection
-from app.models import Product, ProductAttribute
+from app.db import connection, db, is_postgres
+from app.models import Compatibility, Product, ProductAttribute
 from app.schema import create_schema
 from app.services.bundle import export_bundle, import_bundle
+from tests.benchmarks.catalog import CHUNK, Catalog
 
 CHILDREN_PER_PARENT = 9
 
@@ -71,18 +77,40 @@ def run(label, database_url, bundle, changed):
               f"{count / seconds:>9,.0f} products/s", flush=True)
 
 
+def run_catalog(label, database_url, args):
+    """The import rows of the benchmark catalog, built from an empty database."""
+    app = create_app({"DATABASE_URL": database_url})
+    catalog = Catalog(args.products, 10_000, args.compatibilities)
+    with app.app_context(), connection():
+        if is_postgres():
+            db.execute_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+        create_schema()
+        catalog.build(lambda text: None)
+        assert Compatibility.select().count() >= catalog.n_compatibilities
+    for row, seconds in catalog.timings.items():
+        print(f"{label:10} import {row:36} {seconds:7.2f} s", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--products", type=int, default=100_000)
-    parser.add_argument("--database-url", help="an empty PostgreSQL database to import into as well")
+    parser.add_argument("--compatibilities", type=int, default=1_000_000)
+    parser.add_argument("--only", choices=["products", "catalog"])
+    parser.add_argument("--database-url", help="a throwaway PostgreSQL database to import into as well")
     args = parser.parse_args()
-    started = time.perf_counter()
-    bundle, changed = synthetic_bundle(args.products), synthetic_bundle(args.products, revision=1)
-    print(f"bundle of {args.products} products built in {time.perf_counter() - started:.2f} s")
-    with tempfile.TemporaryDirectory() as folder:
-        run("sqlite", "sqlite:///" + os.path.join(folder, "bench.db"), bundle, changed)
-    if args.database_url:
-        run("postgresql", args.database_url, bundle, changed)
+    urls = [("sqlite", None)] + ([("postgresql", args.database_url)] if args.database_url else [])
+    if args.only != "catalog":
+        started = time.perf_counter()
+        bundle, changed = synthetic_bundle(args.products), synthetic_bundle(args.products, revision=1)
+        print(f"bundle of {args.products} products built in {time.perf_counter() - started:.2f} s")
+        for label, url in urls:
+            with tempfile.TemporaryDirectory() as folder:
+                run(label, url or "sqlite:///" + os.path.join(folder, "bench.db"), bundle, changed)
+    if args.only != "products":
+        print(f"benchmark catalog: compatibilities in chunks of {CHUNK:,}, one import each")
+        for label, url in urls:
+            with tempfile.TemporaryDirectory() as folder:
+                run_catalog(label, url or "sqlite:///" + os.path.join(folder, "bench.db"), args)
 
 
 if __name__ == "__main__":

@@ -26,16 +26,34 @@ from tests.benchmarks import scenarios
 from tests.benchmarks.catalog import Catalog
 
 
-def environs(scenario):
-    """Prepared WSGI environs of the scenario's pool, with the body kept aside to be rewound."""
+def environs(scenario, app=None):
+    """Prepared WSGI environs of the scenario's pool, with the body kept aside to be rewound. A pool
+    built from the server's answers (the 304 list's ETags) is asked of `app` in-process."""
+    if scenario.prepare is not None and app is not None:
+        scenario.requests = scenario.prepare(None, _in_process(app))
     prepared = []
-    for method, path, body in scenario.requests:
+    for method, path, body, *extra in scenario.requests:
         headers = {"Authorization": f"Bearer {scenario.token}"} if scenario.token else {}
+        headers.update(extra[0] if extra else {})
         data = b"" if body is None else json.dumps(body).encode()
         builder = EnvironBuilder(path=path, method=method, headers=headers, data=data,
                                  content_type="application/json" if body is not None else None)
         prepared.append((builder.get_environ(), data))
     return prepared
+
+
+def _in_process(app):
+    """run.request()'s signature, answered by the WSGI app instead of a server."""
+    def request(port, method, path, body=None, token="", headers=None, with_headers=False):
+        headers = {**(headers or {}), **({"Authorization": f"Bearer {token}"} if token else {})}
+        data = b"" if body is None else json.dumps(body).encode()
+        environ = EnvironBuilder(path=path, method=method, headers=headers, data=data).get_environ()
+        answer = {}
+        chunks = app(environ, lambda s, h, exc_info=None: answer.update(status=s, headers=dict(h)))
+        text = b"".join(chunks).decode()
+        status = int(answer["status"][:3])
+        return (status, text, answer["headers"]) if with_headers else (status, text)
+    return request
 
 
 def call(app, environ, data):
@@ -73,7 +91,7 @@ def main():
     app = create_app({"DATABASE_URL": args.database_url, "RATELIMIT_ENABLED": False}).wsgi_app
 
     for scenario in [scenarios.health(), *selected]:
-        prepared = environs(scenario)
+        prepared = environs(scenario, app)
         status, body = call(app, *prepared[0])
         problem = scenario.check(status, body.decode())
         if problem:

@@ -2,9 +2,10 @@
 the attributes it names: known to the domain, not repeated."""
 from dataclasses import dataclass
 
-from app.db import execute_prepared, param
+from app.db import db, execute_prepared, param
 from app.errors import ApiError
 from app.models import Domain
+from app.services.finder.matching import size_parts
 from schemas.bundle import ATTRIBUTE_DEFAULTS
 
 
@@ -41,6 +42,25 @@ def require_domain(domain_id):
     row = execute_prepared("finder_domain", lambda: Domain.select(
         Domain.id, Domain.name, Domain.site, Domain.attributes).where(Domain.id == param("id")),
         {"id": domain_id}).fetchone()
+    return _domain(domain_id, row)
+
+
+def require_domain_sizing(domain_id, known):
+    """(the domain or 404, the stored size rows of the values the request's `known_attributes`
+    name, unchecked: for `sized_from` once `known_attributes` has checked them). One statement, as a
+    round trip counts on PostgreSQL: the domain's row, then (attribute_id, value_id, metric) rows."""
+    unchecked = [Known(a["id"], tuple(a.get("value_ids") or [a["value_id"]])) for a in known or ()]
+    if not unchecked:
+        return require_domain(domain_id), []
+    parts, params = size_parts(domain_id, unchecked, "NULL, NULL, NULL, NULL, attribute_id, value_id, metric")
+    rows = db.execute_sql(" UNION ALL ".join([
+        f"SELECT id, name, site_id, attributes, NULL, NULL, NULL FROM domain WHERE id = {db.param}", *parts]),
+        [domain_id, *params]).fetchall()
+    domain_row = next((row[:4] for row in rows if row[0] is not None), None)
+    return _domain(domain_id, domain_row), [row[4:] for row in rows if row[0] is None]
+
+
+def _domain(domain_id, row):
     if row is None:
         raise ApiError(404, "not_found", f"Domain {domain_id} does not exist")
     found_id, name, site_id, attributes = row

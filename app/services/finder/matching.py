@@ -36,20 +36,32 @@ def marks(values):
     return ", ".join([db.param] * len(values))
 
 
+def size_parts(domain_id, known, columns="attribute_id, value_id, metric"):
+    """(SELECT parts, params) reading the stored size of every known value: one indexed read per
+    attribute, to be joined by UNION ALL; `columns` may pad the three read with leading NULLs."""
+    parts, params = [], []
+    for k in known:
+        # `=` for one value: with IN (?) SQLite picks the index in answer order and walks every value.
+        test, values = value_test("value_id", k.value_ids)
+        parts.append(f"SELECT {columns} FROM finder_facet WHERE domain_id = {db.param}"
+                     f" AND attribute_id = {db.param} AND {test}")
+        params += [domain_id, k.attribute_id, *values]
+    return parts, params
+
+
 def sized(domain_id, known):
     """The known attributes with their value sizes, smallest first: one statement (a round trip
     counts on PostgreSQL), a UNION ALL of one indexed read per attribute."""
     if not known:
         return []
-    parts, params = [], []
-    for k in known:
-        # `=` for one value: with IN (?) SQLite picks the index in answer order and walks every value.
-        test, values = value_test("value_id", k.value_ids)
-        parts.append(f"SELECT attribute_id, value_id, metric FROM finder_facet WHERE domain_id = {db.param}"
-                     f" AND attribute_id = {db.param} AND {test}")
-        params += [domain_id, k.attribute_id, *values]
+    parts, params = size_parts(domain_id, known)
+    return sized_from(known, db.execute_sql(" UNION ALL ".join(parts), params).fetchall())
+
+
+def sized_from(known, rows):
+    """The known attributes as Sized, smallest first, from (attribute_id, value_id, metric) rows."""
     sizes = {}
-    for attribute_id, value_id, metric in db.execute_sql(" UNION ALL ".join(parts), params).fetchall():
+    for attribute_id, value_id, metric in rows:
         by_value = sizes.setdefault(attribute_id, {})
         by_value[value_id] = by_value.get(value_id, 0) + int(metric)  # one row per (id, name) of a value
     return sorted((Sized(k.attribute_id, k.value_ids, sizes.get(k.attribute_id, {})) for k in known),

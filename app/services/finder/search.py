@@ -10,19 +10,19 @@ that value in product order, so offset 10,000 reads 10,050 index entries whateve
 from app.db import db
 from app.errors import ApiError
 from app.models.finder import FinderDomain
-from app.services.finder.domains import known_attributes, require_attribute, require_domain
-from app.services.finder.matching import PA, matching_from, sized
+from app.services.finder.domains import known_attributes, require_attribute, require_domain_sizing
+from app.services.finder.matching import PA, matching_from, sized_from
 from app.services.finder.products import products_by_id
 from app.services.paging import Page
 
 
 def search_products(domain_id, site_id, known, limit, offset, sort=None):
-    domain = require_domain(domain_id)
+    domain, sizes = require_domain_sizing(domain_id, known)
     if site_id != domain.site_id:
         raise ApiError(400, "site_mismatch", f"Domain {domain.id} is of site {domain.site_id}, not {site_id}",
                        [{"code": "site_mismatch", "message": f"site_id must be {domain.site_id}",
                          "field": "site_id"}])
-    known = sized(domain.id, known_attributes(domain, known))
+    known = sized_from(known_attributes(domain, known), sizes)
     if sort:
         require_attribute(domain, sort["attribute_id"], "sort.attribute_id")
     total = _stored_total(domain.id, known)

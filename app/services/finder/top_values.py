@@ -11,8 +11,8 @@ Three ways, cheapest first, each exact:
 from dataclasses import dataclass
 
 from app.db import db
-from app.services.finder.domains import known_attributes, require_attribute, require_domain
-from app.services.finder.matching import PA, marks, matching_from, sized
+from app.services.finder.domains import known_attributes, require_attribute, require_domain_sizing
+from app.services.finder.matching import PA, marks, matching_from, sized_from
 
 ORDER = "ORDER BY metric DESC, value_name, value_id LIMIT {p}"
 
@@ -25,9 +25,9 @@ class TopValue:
 
 
 def top_values(domain_id, attribute_id, known, limit):
-    domain = require_domain(domain_id)
+    domain, sizes = require_domain_sizing(domain_id, known)
     require_attribute(domain, attribute_id, "attribute_id")
-    known = sized(domain.id, known_attributes(domain, known))
+    known = sized_from(known_attributes(domain, known), sizes)
     if any(k.total == 0 for k in known):
         return []
     if not known:

@@ -1,11 +1,9 @@
 """B3: does one item fit one vehicle (a product) or a partly known one (attribute values)?"""
 from dataclasses import dataclass, field
 
-from peewee import JOIN
-
-from app.db import execute_prepared, param
 from app.models import Compatibility, CompatibilityRule, Product
-from app.services.auth.ownership import require_item
+from app.services.auth.ownership import item_not_found, require_item, require_item_id
+from app.services.fitment import queries
 from app.services.fitment.search import COMPATIBLE, UNDETERMINED, require_product
 from app.services.fitment.vehicles import KnownAttribute, match_vehicles, require_known_attributes, vehicle_domains
 from app.services.fitment.visibility import buyer_note, buyer_restrictions
@@ -24,40 +22,22 @@ class CompatibilityCheck:
 
 def check_compatibility(item_id, product_id=None, attributes=None):
     """By `product_id`, or by `attributes` ([{id, value_id}]); closed and paused items answer too."""
-    item = require_item(item_id)
     if product_id is not None:
-        return _check_product(item, product_id)
+        require_item_id(item_id)
+        return _check_product(item_id, product_id)
+    item = require_item(item_id)
     known = [KnownAttribute(a["id"], a["value_id"], f"attributes.{n}.id") for n, a in enumerate(attributes)]
     return _check_vehicle(item, known)
 
 
-def _product_query():
-    """The product, the item's rule towards its domain, and the item's compatibility with it or its
-    universal setting: one prepared query, each join a unique-index lookup."""
-    rule, by_product, universal = CompatibilityRule.alias("r"), Compatibility.alias("c"), Compatibility.alias("u")
-    return (Product
-            .select(Product.site, rule.id.alias("rule_id"), by_product.id.alias("compat_id"),
-                    by_product.note, by_product.note_status, by_product.restrictions,
-                    universal.id.alias("universal_id"))
-            .join(rule, JOIN.LEFT_OUTER,
-                  on=((rule.domain == param("item_domain")) & (rule.compatible_domain == Product.domain)
-                      & (rule.type == "EXTENSION")))
-            .join(by_product, JOIN.LEFT_OUTER, on=((by_product.item == param("item"))
-                                                   & (by_product.product == Product.id)), src=Product)
-            .join(universal, JOIN.LEFT_OUTER, on=((universal.item == param("item"))
-                                                  & universal.product.is_null(True)
-                                                  & (universal.universal == True)), src=Product)  # noqa: E712
-            .where(Product.id == param("product")))
-
-
-def _check_product(item, product_id):
-    cursor = execute_prepared("fitment_check_product", _product_query,
-                              {"item": item.id, "item_domain": item.domain_id, "product": product_id})
-    row = cursor.fetchone()
+def _check_product(item_id, product_id):
+    row = queries.check_item_product(item_id, product_id)
     if row is None:
+        raise item_not_found(item_id)
+    item_site, found, site_id, rule_id, compat_id, note, note_status, restrictions, universal_id = row
+    if found is None:
         require_product(product_id)  # raises the 404
-    site_id, rule_id, compat_id, note, note_status, restrictions, universal_id = row
-    if site_id != item.site_id or rule_id is None or (compat_id is None and universal_id is None):
+    if site_id != item_site or rule_id is None or (compat_id is None and universal_id is None):
         return CompatibilityCheck(NOT_COMPATIBLE)
     return CompatibilityCheck(COMPATIBLE, [product_id], buyer_note(note, note_status),
                               buyer_restrictions(restrictions) or None)
@@ -75,7 +55,7 @@ def _check_vehicle(item, attributes):
         return CompatibilityCheck(NOT_COMPATIBLE)
     single = matched.single_product_id()
     if single is not None:
-        return _check_product(item, single)
+        return _check_product(item.id, single)
     if item.is_universal:  # it fits every product of the domains it may load, which are the ones matched
         column = Product.id
         fitting, fits = Product.select(column).where(column.in_(matched.product_ids())), matched.total

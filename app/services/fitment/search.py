@@ -5,19 +5,19 @@ sorts, paging and the category counts work unchanged on top of it. It starts fro
 (compatibilities of the matching products, by the product index; universal settings, by the same
 index's NULL entries), never from the site's items: its cost follows the vehicle, not the catalog.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from peewee import JOIN, SQL, Case, Join, Value, fn
+from peewee import JOIN, Join
 
-from app.db import is_postgres, param, prepared
+from app.db import Param, is_postgres
 from app.errors import ApiError
-from app.models import Compatibility, CompatibilityRule, Item, Product
+from app.models import Item
 from app.services.catalog import get_site, search_items
+from app.services.fitment import queries
 from app.services.fitment.vehicles import KnownAttribute, match_vehicles, require_known_attributes, vehicle_domains
 from app.services.fitment.visibility import buyer_note, buyer_restrictions
 
 COMPATIBLE, UNDETERMINED = "COMPATIBLE", "UNDETERMINED"
-_NULL = SQL("NULL")
 
 
 @dataclass
@@ -30,6 +30,20 @@ class FitmentNarrow:
     def __post_init__(self):
         # One alias for both queries of a search (the page and the category counts).
         self.fits = self.fits.alias("fit")
+
+    @property
+    def shape(self):
+        """What the catalog search keys its prepared statements by: the derived table's SQL."""
+        return self.fits.sql_text
+
+    @property
+    def values(self):
+        return {f"fit{n}": value for n, value in enumerate(self.fits.params)}
+
+    def placeholders(self):
+        """This narrow with params in place of its values (named as in `values`), to be prepared."""
+        names = [Param(name) for name in self.values]
+        return replace(self, fits=queries.Derived(self.fits.sql_text, names))
 
     def join(self, query, annotate):
         """The item query read from the fitting items: FROM fit JOIN item. On SQLite a CROSS JOIN,
@@ -64,7 +78,7 @@ def search_fitting_items(site_id, q, *, limit, offset, sort, category_id=None, c
                          compatibility_filter=None):
     """B1 (`compatible_with`, a product id) or B2 (`compatibility_filter`, [(attribute id, value id)])."""
     if compatible_with is not None:
-        narrow = FitmentNarrow(_fits_product(require_product(compatible_with)), 1)
+        narrow = FitmentNarrow(queries.fits_of_product(*require_product(compatible_with)), 1)
     else:
         known = [KnownAttribute(a, v, "compatibility_filter") for a, v in compatibility_filter]
         narrow = _filter_narrow(site_id, known)
@@ -73,13 +87,11 @@ def search_fitting_items(site_id, q, *, limit, offset, sort, category_id=None, c
 
 
 def require_product(product_id):
-    """The product (id and domain), or 404; prepared, as every B1 search and B3 check reads it."""
-    sql, params = prepared("fitment_product", lambda: Product.select(Product.id, Product.domain)
-                           .where(Product.id == param("id")), {"id": product_id})
-    product = next(iter(Product.raw(sql, *params)), None)
-    if product is None:
+    """(id, domain id) of the product, or 404; every B1 search and B3 check reads it."""
+    row = queries.product(product_id)
+    if row is None:
         raise ApiError(404, "product_not_found", f"Product {product_id} does not exist")
-    return product
+    return row
 
 
 def _filter_narrow(site_id, known):
@@ -93,50 +105,8 @@ def _filter_narrow(site_id, known):
     require_known_attributes(domains, known)
     matched = match_vehicles(domains, known)
     if matched.total == 0:
-        return FitmentNarrow(_nothing(), 1)
+        return FitmentNarrow(queries.no_fits(), 1)
     single = matched.single_product_id()
     if single is not None:  # one vehicle meant: its note and restrictions are shown, as in B1
-        return FitmentNarrow(_fits_product(require_product(single)), 1)
-    return FitmentNarrow(_fits_products(matched), matched.total)
-
-
-def _universal(vehicle_counts, *extra):
-    """The universal settings of items whose domain may load a vehicle domain meant, each with how
-    many of the vehicles meant it covers: the product index's NULL entries (a few rows) joined to
-    their items and the domain rules, never a scan of a domain's items."""
-    holder, rule = Item.alias("holder"), CompatibilityRule.alias("rule")
-    if len(vehicle_counts) == 1:
-        covered = Value(next(iter(vehicle_counts.values())))
-    else:
-        covered = Case(rule.compatible_domain, list(vehicle_counts.items()), 0)
-    return (Compatibility.select(Compatibility.item.alias("item_id"), fn.SUM(covered).alias("fit_count"), *extra)
-            .join(holder, on=(holder.id == Compatibility.item))
-            .join(rule, on=((rule.domain == holder.domain) & (rule.type == "EXTENSION")
-                            & rule.compatible_domain.in_(list(vehicle_counts))))
-            .where(Compatibility.product.is_null(True), Compatibility.universal == True)  # noqa: E712
-            .group_by(Compatibility.item))
-
-
-def _fits_product(product):
-    by_product = (Compatibility.select(Compatibility.item.alias("item_id"), SQL("1").alias("fit_count"),
-                                       Compatibility.note.alias("note"),
-                                       Compatibility.note_status.alias("note_status"),
-                                       Compatibility.restrictions.alias("restrictions"))
-                  .where(Compatibility.product == product.id))
-    return by_product.union_all(_universal({product.domain_id: 1}, _NULL, _NULL, _NULL))
-
-
-def _fits_products(matched):
-    by_product = (Compatibility.select(Compatibility.item.alias("item_id"), fn.COUNT(SQL("1")).alias("fit_count"),
-                                       _NULL.alias("note"), _NULL.alias("note_status"),
-                                       _NULL.alias("restrictions"))
-                  .where(Compatibility.product.in_(matched.product_ids()))
-                  .group_by(Compatibility.item))
-    return by_product.union_all(_universal(matched.counts, _NULL, _NULL, _NULL))
-
-
-def _nothing():
-    """A derived table of no rows, with the columns the join reads."""
-    return (Compatibility.select(Compatibility.item.alias("item_id"), SQL("1").alias("fit_count"),
-                                 _NULL.alias("note"), _NULL.alias("note_status"), _NULL.alias("restrictions"))
-            .where(SQL("1 = 0")))
+        return FitmentNarrow(queries.fits_of_product(*require_product(single)), 1)
+    return FitmentNarrow(queries.fits_of_products(matched), matched.total)

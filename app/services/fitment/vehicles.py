@@ -11,9 +11,9 @@ from peewee import SQL
 
 from app.db import db
 from app.errors import ApiError
-from app.models import CompatibilityRule, Domain
 from app.services.finder.domains import Known
-from app.services.finder.matching import matching_from, sized
+from app.services.finder.matching import matching_from, size_parts, sized_from
+from app.services.fitment import queries
 
 
 @dataclass(frozen=True)
@@ -33,10 +33,15 @@ class MatchedVehicles:
     def total(self):
         return sum(self.counts.values())
 
-    def product_ids(self):
-        """One parenthesised SELECT of every matching product id, for `column.in_(...)`."""
+    def product_ids_sql(self):
+        """(SELECT of every matching product id, its params)."""
         parts = [self.queries[d] for d in sorted(self.queries)]
-        return SQL("(" + " UNION ALL ".join(sql for sql, _ in parts) + ")", [p for _, ps in parts for p in ps])
+        return " UNION ALL ".join(sql for sql, _ in parts), [p for _, ps in parts for p in ps]
+
+    def product_ids(self):
+        """The SELECT of `product_ids_sql`, parenthesised for `column.in_(...)`."""
+        sql, params = self.product_ids_sql()
+        return SQL(f"({sql})", params)
 
     def single_product_id(self):
         """The one product meant, when exactly one is."""
@@ -49,11 +54,8 @@ class MatchedVehicles:
 def vehicle_domains(site_id):
     """{vehicle domain id: its attribute ids} for the domains of `site_id` that some item domain can
     be made compatible with (those are the vehicles; their products carry the attributes)."""
-    rows = (Domain.select(Domain.id, Domain.attributes)
-            .where(Domain.site == site_id,
-                   Domain.id.in_(CompatibilityRule.select(CompatibilityRule.compatible_domain)))
-            .order_by(Domain.id))
-    return {row.id: [a["id"] for a in row.attributes or ()] for row in rows}
+    return {domain_id: [a["id"] for a in attributes or ()]
+            for domain_id, attributes in queries.vehicle_domains(site_id)}
 
 
 def require_known_attributes(domains, known):
@@ -75,16 +77,27 @@ def match_vehicles(domains, known):
     value has no product (its stored count is 0) has none either: both are left out without a
     matching query. Otherwise the finder's matching: the smallest known value drives, the others
     are index lookups."""
-    queries, counts = {}, {}
-    for domain_id, attribute_ids in domains.items():
-        if not all(a.id in attribute_ids for a in known):
-            continue
-        driver, *others = sized(domain_id, [Known(a.id, (a.value_id,)) for a in known])
+    wanted = [Known(a.id, (a.value_id,)) for a in known]
+    eligible = [d for d, attribute_ids in domains.items() if all(a.id in attribute_ids for a in known)]
+    selects, counts = {}, {}
+    for domain_id, (driver, *others) in _sized_by_domain(eligible, wanted).items():
         if driver.total == 0:
             continue
         matching, params = matching_from(domain_id, driver, others)
         count = driver.total if not others else db.execute_sql(f"SELECT COUNT(*){matching}", params).fetchone()[0]
         if count:
-            queries[domain_id] = (f"SELECT d.product_id{matching}", params)
+            selects[domain_id] = (f"SELECT d.product_id{matching}", params)
             counts[domain_id] = count
-    return MatchedVehicles(queries, counts)
+    return MatchedVehicles(selects, counts)
+
+
+def _sized_by_domain(domain_ids, known):
+    """{domain id: its Sized known attributes, smallest first}: the stored sizes of every domain
+    read in one statement (a round trip counts on PostgreSQL)."""
+    parts, params = [], []
+    for domain_id in domain_ids:
+        more, values = size_parts(domain_id, known, "domain_id, attribute_id, value_id, metric")
+        parts += more
+        params += values
+    rows = db.execute_sql(" UNION ALL ".join(parts), params).fetchall() if parts else []
+    return {d: sized_from(known, [row[1:] for row in rows if row[0] == d]) for d in domain_ids}
