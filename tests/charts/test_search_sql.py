@@ -2,27 +2,10 @@
 values of an earlier request, and a page past the end still reports the total."""
 import importlib
 
-import pytest
-
-from app.db import db
 from tests.charts.test_search import AUTH, MEN_ADIDAS, ids, loaded, search  # noqa: F401
 
 app_db = importlib.import_module("app.db")  # the module: `app.db` names the database handle
 WOMEN_NIKE = [{"id": "GENDER", "values": [{"name": "Mujer"}]}, {"id": "BRAND", "values": [{"name": "Nike"}]}]
-
-
-@pytest.fixture
-def statements(monkeypatch):
-    """The SQL statements the requests run (the token lookup included)."""
-    seen = []
-    execute = db.obj.execute_sql
-
-    def counting(sql, params=None, *args, **kwargs):
-        seen.append(sql)
-        return execute(sql, params, *args, **kwargs)
-
-    monkeypatch.setattr(db.obj, "execute_sql", counting)
-    return seen
 
 
 def test_same_shape_with_other_values_finds_other_charts(client):
@@ -38,9 +21,17 @@ def test_page_past_the_end_still_reports_the_total(client):
     assert search(client, query={"limit": 2, "offset": 3}).get_json()["paging"]["total"] == 4
 
 
-def test_search_runs_three_queries_with_the_token_lookup(client, statements):
+def test_search_runs_three_queries_with_the_token_lookup_then_two(client, statements, monkeypatch):
+    """The sheet read by the first search is kept by the worker: the next ones run the token
+    lookup and the page, which reads the catalog version the kept sheet is checked against."""
+    # Nothing kept from an earlier test's database of the same name (it would cost one more query).
+    monkeypatch.setattr(importlib.import_module("app.services.charts.search"), "_sheets", {})
     assert ids(search(client)) == ["100", "200", "201", "300"]
     assert len(statements) == 3, statements
+    del statements[:]
+    assert ids(search(client)) == ["100", "200", "201", "300"]
+    assert ids(search(client, attributes=WOMEN_NIKE)) != ["100", "200", "201", "300"]
+    assert len(statements) == 4, statements
 
 
 def test_unusual_shapes_past_the_cache_limit_are_compiled_per_request(client, monkeypatch):
@@ -49,3 +40,17 @@ def test_unusual_shapes_past_the_cache_limit_are_compiled_per_request(client, mo
     assert ids(search(client)) == ["100", "200", "201", "300"]
     assert ids(search(client, attributes=WOMEN_NIKE)) != ["100", "200", "201", "300"]
     assert app_db._prepared == {}
+
+
+def test_a_kept_sheet_is_read_again_after_an_import_changes_it(client, load_bundle):
+    """The worker keeps what a search read of the sheet, stamped with the catalog version; an
+    import bumps it, and the next search checks the new sheet (here BRAND becomes required)."""
+    from tests.charts_data import specifications
+    men = [{"id": "GENDER", "values": [{"name": "Hombre"}]}]
+    assert search(client, domain_id="T_SHIRTS", attributes=men).status_code == 200
+    assert search(client, domain_id="T_SHIRTS", attributes=men).status_code == 200
+    load_bundle({"technical_specs": [specifications("MLA-T_SHIRTS")]})
+    refused = search(client, domain_id="T_SHIRTS", attributes=men)
+    assert refused.status_code == 400 and "BRAND" in refused.get_json()["message"], refused.get_json()
+    with_brand = search(client, domain_id="T_SHIRTS", attributes=[*men, {"id": "BRAND", "values": [{"name": "x"}]}])
+    assert with_brand.status_code == 200

@@ -73,3 +73,15 @@ def test_count_and_writes_share_one_rate_limit(database_url, load_bundle):
     assert client.delete(url(), headers=headers).status_code == 200
     assert_error(count(client, {"id": "BRAND", "value_id": "60249"}, headers=headers), 429, "local_rate_limited")
     assert_error(client.put(url(), json={"create": {}}, headers=headers), 429, "local_rate_limited")
+
+
+def test_count_is_two_prepared_statements_after_the_token_check(client, loaded, statements):
+    """The domain check with the selectivity probes, then the count: the same answers from SQL
+    compiled once per family shape, with each request's values."""
+    gol_2010 = [{"id": "MODEL", "value_name": "Gol"}, {"id": "VEHICLE_YEAR", "value_id": "2010"}]
+    assert count(client, *gol_2010).get_json()["count"] >= 1
+    assert len(statements) == 3, statements
+    assert count(client, {"id": "BRAND", "value_id": "60249"}, {"id": "VEHICLE_YEAR", "value_name": "2015"}
+                 ).get_json() == {"count": 4}
+    assert count(client, {"id": "BRAND", "value_id": "60249"}, {"id": "MODEL", "value_name": "Hilux"}
+                 ).get_json() == {"count": 0}

@@ -11,6 +11,7 @@ import threading
 from collections import Counter, defaultdict
 
 from app.db import db
+from app.errors import not_found
 from app.models import Category, Domain, DomainDiscoveryTerm, Item
 from app.services.catalog import queries
 from app.services.catalog.text_normalize import domain_name_words, features, tokens
@@ -87,11 +88,15 @@ class SiteModel:
         return ranked
 
 
-def _fingerprint():
+def _fingerprint(site_id):
     """The catalog version, which the importer (the only writer of titles, domains, categories
     and terms) changes with each import of them; the API's compatibility and chart writes don't,
-    so they never relearn for nothing. One primary-key read, however many listings the site has."""
-    return (db.obj.database, queries.catalog_version())
+    so they never relearn for nothing. One primary-key read, however many listings the site has,
+    in the statement that checks the site: 404 `site_not_found` without it."""
+    row = queries.site_catalog_version(site_id)
+    if row is None:
+        raise not_found("site_not_found", f"Site {site_id} does not exist")
+    return (db.obj.database, row[1])
 
 
 def learn(site_id):
@@ -137,7 +142,7 @@ def learn(site_id):
 
 
 def site_model(site_id):
-    key = _fingerprint()
+    key = _fingerprint(site_id)
     cached = _cache.get(site_id)
     if cached is not None and cached[0] == key:
         return cached[1]
@@ -148,7 +153,8 @@ def site_model(site_id):
 
 
 def predict(site_id, text, limit):
-    """Endpoint 27's answer: the best domains for the text, [] when none is relevant."""
+    """Endpoint 27's answer: the best domains for the text, [] when none is relevant; 404
+    `site_not_found` for an unknown site."""
     model = site_model(site_id)
     answer = []
     for domain_id, _score in model.rank(text)[:limit]:

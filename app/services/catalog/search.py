@@ -8,6 +8,7 @@ from peewee import fn
 
 from app.errors import bad_request, not_found
 from app.models import Category, Item, search_index
+from app.services.catalog import queries
 from app.services.catalog.sites import get_site
 from app.services.paging import Page
 
@@ -63,35 +64,54 @@ def _category_of_site(site_id, category_id):
     return category
 
 
-def _matching(site_id, words, narrow, *columns, annotate=False):
+def _matching(site, words, narrow, *columns, annotate=False):
     query, rank = Item.select(*columns), None
     if narrow is not None:  # first: it may set the FROM clause the word match then joins to
         query = narrow.join(query, annotate)
         rank = narrow.rank()
     if words:
         query, rank = search_index.match(query, Item, words)
-    return query.where((Item.site == site_id) & (Item.status == "active")), rank
+    return query.where((Item.site == site) & (Item.status == "active")), rank
 
 
 def _category_counts(site_id, words, narrow):
     """Results per category of the whole matching set, one GROUP BY."""
+    if narrow is not None and not words:
+        rows = queries.narrowed_counts(narrow, lambda site, narrow: _counts_query(site, (), narrow), site_id)
+    else:
+        rows = _counts_query(site_id, words, narrow).tuples()
+    return [{"id": category_id, "results": n, "name": name} for category_id, n, name in rows]
+
+
+def _counts_query(site, words, narrow):
     count = fn.COUNT(Item.id)
-    query, _ = _matching(site_id, words, narrow, Item.category, count.alias("results"))
-    rows = query.group_by(Item.category).order_by(count.desc(), Item.category).tuples()
-    counts = [{"id": category_id, "results": n} for category_id, n in rows]
-    names = dict(Category.select(Category.id, Category.name)
-                 .where(Category.id.in_([c["id"] for c in counts])).tuples()) if counts else {}
-    for entry in counts:
-        entry["name"] = names.get(entry["id"])
-    return counts
+    # The name by a subquery per category (the GROUP BY's few rows), not a join per matching item.
+    name = Category.select(Category.name).where(Category.id == Item.category)
+    query, _ = _matching(site, words, narrow, Item.category, count.alias("results"), name.alias("name"))
+    return query.group_by(Item.category).order_by(count.desc(), Item.category)
 
 
 def _page(site_id, words, narrow, category, sort, limit, offset):
-    query, rank = _matching(site_id, words, narrow, Item.id, Item.site, Item.title, Item.price, Item.currency_id,
+    if narrow is not None and not words:
+        # Prepared: without words a narrowed search's shape is the narrow's, the sort and the category filter.
+        rows = queries.narrowed_page(narrow, lambda site, narrow, category_id, limit, offset: _page_query(
+            site, (), narrow, category_id, sort, limit, offset), site_id, category and category.id, sort,
+            limit, offset)
+    else:
+        rows = list(_page_query(site_id, words, narrow, category and category.id, sort, limit, offset).objects())
+    if narrow is not None:
+        for item in rows:
+            item.compatibility = narrow.describe(item)
+    return rows
+
+
+def _page_query(site, words, narrow, category_id, sort, limit, offset):
+    """The page's SELECT; `site`, `category_id`, `limit` and `offset` are values or params."""
+    query, rank = _matching(site, words, narrow, Item.id, Item.site, Item.title, Item.price, Item.currency_id,
                             Item.category, Item.domain, Item.seller, Item.official_store_id,
                             Item.catalog_product_id, Item.catalog_listing, Item.status, annotate=True)
-    if category is not None:
-        query = query.where(Item.category == category.id)
+    if category_id is not None:
+        query = query.where(Item.category == category_id)
     if sort == "price_asc":
         order = (Item.price.asc(nulls="LAST"), rank, Item.id)
     elif sort == "price_desc":
@@ -99,11 +119,7 @@ def _page(site_id, words, narrow, category, sort, limit, offset):
     else:
         order = (rank, Item.id)
     # objects(): a narrow's columns come from its derived table and land on the item, as its own do.
-    rows = list(query.order_by(*order).limit(limit).offset(offset).objects())
-    if narrow is not None:
-        for item in rows:
-            item.compatibility = narrow.describe(item)
-    return rows
+    return query.order_by(*order).limit(limit).offset(offset)
 
 
 def _sort(sort_id, language):

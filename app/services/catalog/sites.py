@@ -1,6 +1,7 @@
 """Currencies and sites."""
-from app.errors import require
+from app.errors import not_found, require
 from app.models import Currency, Site
+from app.services.catalog import queries
 
 
 def list_currencies():
@@ -16,4 +17,8 @@ def list_sites():
 
 
 def get_site(site_id):
-    return require(Site, site_id, "site_not_found", f"Site {site_id} does not exist")
+    # Prepared: every site search and fitment search reads its site.
+    site = queries.site(site_id)
+    if site is None:
+        raise not_found("site_not_found", f"Site {site_id} does not exist")
+    return site

@@ -3,18 +3,24 @@ per query shape, run with each request's values."""
 from peewee import JOIN, SQL, Case, fn
 
 from app.db import execute_prepared, param, prepared
-from app.models import Chart, ChartDomain, ChartFilterValue, Site, TechnicalSpec
+from app.models import CatalogVersion, Chart, ChartDomain, ChartFilterValue, Site, TechnicalSpec
 from app.services.charts.sheets import SPECIFICATIONS
 from schemas.vocabulary import BRAND, SPECIFIC, STANDARD
 
 TYPE_ORDER = Case(None, [(Chart.type == BRAND, 0), (Chart.type == STANDARD, 1)], 2)
 
 
+def _catalog_version():
+    """The catalog version (app.models.CatalogVersion), as a column of a statement that reads what
+    the import writes: what a worker caches from that statement is stamped with it."""
+    return (CatalogVersion.select(CatalogVersion.version).where(CatalogVersion.id == 1)).alias("catalog_version")
+
+
 def site_domain_sheet(site_id, full_domain_id):
-    """(site id, chart-domain id or None, SPECIFICATIONS sheet input as stored or None) of a
-    site and a site-prefixed domain, or None when the site does not exist."""
-    return execute_prepared("chart_site_domain", lambda: (
-        Site.select(Site.id, ChartDomain.id, TechnicalSpec.input)
+    """(site id, chart-domain id or None, SPECIFICATIONS sheet input as stored or None, catalog
+    version) of a site and a site-prefixed domain, or None when the site does not exist."""
+    return execute_prepared("chart_site_domain_version", lambda: (
+        Site.select(Site.id, ChartDomain.id, TechnicalSpec.input, _catalog_version())
         .join(ChartDomain, JOIN.LEFT_OUTER, on=(
             (ChartDomain.site == Site.id) & (ChartDomain.domain == param("domain"))))
         .join_from(Site, TechnicalSpec, JOIN.LEFT_OUTER, on=(
@@ -58,9 +64,10 @@ def _search_query(shape, *columns):
 
 def search_page(shape, values, offset, limit):
     """A page of the charts a search matches, in answer order; each carries `search_total`, the
-    number of matches in all pages (a window count: one query instead of a count and a page)."""
-    sql, params = prepared(("chart_search_page", shape), lambda: (
-        _search_query(shape).select_extend(fn.COUNT(SQL("*")).over().alias("search_total"))
+    number of matches in all pages (a window count: one query instead of a count and a page), and
+    `catalog_version`, which tells whether the sheet the search was checked against is current."""
+    sql, params = prepared(("chart_search_page_version", shape), lambda: (
+        _search_query(shape).select_extend(fn.COUNT(SQL("*")).over().alias("search_total"), _catalog_version())
         .order_by(TYPE_ORDER, Chart.id).limit(param("limit")).offset(param("offset"))),
         {**values, "offset": offset, "limit": limit})
     return list(Chart.raw(sql, *params))

@@ -44,15 +44,16 @@ def require_active_domain(site_id, domain_id):
 
 def active_chart_domain(site_id, domain_id):
     """get_site() and require_active_domain() in one query, with the domain's SPECIFICATIONS sheet
-    input (None without one): (site-prefixed domain id, sheet input). An active domain exists
-    (foreign key), so there is no separate domain lookup."""
+    input (None without one) and the catalog version they were read at: (site-prefixed domain id,
+    sheet input, catalog version). An active domain exists (foreign key), so there is no separate
+    domain lookup."""
     full_id = f"{site_id}-{domain_id}"
     row = queries.site_domain_sheet(site_id, full_id)
     if row is None:
         raise not_found("site_not_found", f"Site {site_id} does not exist")
     if row[1] is None:
         raise _not_active(site_id, full_id)
-    return full_id, None if row[2] is None else TechnicalSpec.input.python_value(row[2])
+    return full_id, None if row[2] is None else TechnicalSpec.input.python_value(row[2]), row[3]
 
 
 def domains_with_charts(site_id, chart_type):

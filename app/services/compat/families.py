@@ -11,6 +11,7 @@ from peewee import SQL, fn
 from app.errors import ApiError, require
 from app.models import Domain, ProductAttribute
 from app.services.catalog.text_normalize import value_key
+from app.services.compat import queries
 
 
 @dataclass(frozen=True)
@@ -105,11 +106,44 @@ def describe(family):
     return f"{family['domain_id']} ({', '.join(values)})"
 
 
+def _value_sets(attribute):
+    """(value ids, value keys) an attribute matches any of, as _value_condition reads it."""
+    if attribute.get("value_id") is not None:
+        return [attribute["value_id"]], []
+    if attribute.get("value_name") is not None:
+        return [], [value_key(attribute["value_name"])]
+    if attribute.get("value_ids") is not None:
+        return list(attribute["value_ids"]), []
+    ids = [v["id"] for v in attribute.get("values") or () if v.get("id") is not None]
+    names = [value_key(v["name"]) for v in attribute.get("values") or () if v.get("name") is not None]
+    if not ids and not names:
+        raise ValueError("attribute without a value")  # the input schemas rule this out
+    return ids, names
+
+
+def _family_params(domain_id, attributes):
+    """The family's shape (per attribute: how many value ids and keys), which its prepared SQL
+    depends on, and its values by param name (compat.queries.family_probes, family_count)."""
+    shape, values = [], {"domain": domain_id}
+    for a, attribute in enumerate(attributes):
+        ids, keys = _value_sets(attribute)
+        values[f"a{a}"] = attribute["id"]
+        values.update((f"a{a}id{k}", value) for k, value in enumerate(ids))
+        values.update((f"a{a}key{k}", value) for k, value in enumerate(keys))
+        shape.append((len(ids), len(keys)))
+    return tuple(shape), values
+
+
 def count_family_products(domain_id, attributes, max_products):
     """Endpoint 2: how many products the family selects; 400 above the per-request limit,
-    since such a family could not be sent to the write endpoints."""
-    require_domain(domain_id)
-    count = count_family(domain_id, attributes)
+    since such a family could not be sent to the write endpoints. Two prepared statements: the
+    domain check with the selectivity probes (as _by_selectivity's), then the count."""
+    shape, values = _family_params(domain_id, attributes)
+    probes = queries.family_probes(shape, values, SELECTIVITY_PROBE)
+    if probes is None:
+        require_domain(domain_id)  # raises the 404
+    order = tuple(sorted(range(len(shape)), key=probes.__getitem__)) if probes else (0,)
+    count = queries.family_count(shape, order, values)
     if count > max_products:
         raise ApiError(400, "too_many_products",
                        f"The family selects {count} products, more than the {max_products} allowed "

@@ -3,8 +3,9 @@
 Every write that touches an item's compatibilities, suggestions or exception calls
 `refresh_items` inside its transaction, so tags and searches never go stale.
 """
-from peewee import fn
+from peewee import SQL, fn
 
+from app.db import is_postgres
 from app.models import CategoryRule, Compatibility, CompatibilityException, CompatibilityRule, Item, Suggestion
 
 CHUNK = 500
@@ -19,15 +20,37 @@ def _required_for_item():
                CompatibilityRule.domain == Item.domain))
 
 
-def refresh_items(item_ids=None):
+def refresh_items(item_ids=None, lock=False):
     """Recompute the derived columns of these items (all items when None), a few set-based
-    UPDATEs per chunk rather than one query per item."""
+    UPDATEs per chunk rather than one query per item.
+
+    `lock`: for a writer that has not locked the items itself (the import; API writes lock their
+    item first). The items are then locked before they are recomputed, in id order, so two such
+    writers cannot deadlock, and no concurrent write to them can be missed (see `_lock`)."""
     if item_ids is None:
+        if lock:
+            _lock(None)
         _refresh(None)
         return
-    ids = list(dict.fromkeys(item_ids))
+    ids = sorted(set(item_ids)) if lock else list(dict.fromkeys(item_ids))
     for start in range(0, len(ids), CHUNK):
+        if lock:
+            _lock(ids[start:start + CHUNK])
         _refresh(ids[start:start + CHUNK])
+
+
+def _lock(ids):
+    """PostgreSQL: an UPDATE that waits for another transaction's row lock recomputes the row from
+    the snapshot it started with, which lacks what that transaction then committed: an import
+    overlapping a seller's write stored a count of 0 over the seller's 7. Waiting here instead,
+    the UPDATE that follows starts after the seller's commit and sees it. SQLite's IMMEDIATE
+    transactions already run one writer at a time."""
+    if not is_postgres():
+        return
+    where = Item.id.in_(ids) if ids is not None else True
+    # Counted, not fetched: one row back however many items are locked.
+    locking = Item.select(Item.id).where(where).order_by(Item.id).for_update()
+    Item.select(fn.COUNT(SQL("*"))).from_(locking.alias("locked")).scalar()
 
 
 def _refresh(ids):

@@ -1,10 +1,10 @@
 """The compatibility queries every list (endpoint 12) runs, prepared (app.db.prepared): compiled
 by peewee once, run with each request's values; the list's rows are read from the cursor as
 dicts, without building model instances."""
-from peewee import JOIN, Case, fn
+from peewee import JOIN, SQL, Case, fn
 
 from app.db import execute_prepared, param
-from app.models import Claim, Compatibility, Order, Product
+from app.models import Claim, Compatibility, Domain, Order, Product, ProductAttribute
 from schemas.vocabulary import CATALOGO
 
 
@@ -21,16 +21,32 @@ def entry_row(item_id, compatibility_id):
     return _entries().where(Compatibility.id == compatibility_id, Compatibility.item == item_id).first()
 
 
-def list_rows(item_id, limit=None, offset=None):
-    """The item's compatibilities other than the universal setting, oldest first, as dicts of
-    the columns answers show: all of them, or the page at (offset, limit) when limit is given."""
+def _with_claims(query):
+    """The query's compatibilities with `claims`: the claims on the item's orders of that vehicle
+    (as claims_by_product counts them; None for none), joined instead of read apart."""
+    claimed = (Order.select(Order.snapshot_product_id.alias("claimed_product"), fn.COUNT(Claim.id).alias("claims"))
+               .join(Claim, on=(Claim.order == Order.id))
+               .where(Order.item == param("item"), Order.snapshot_product_id.is_null(False))
+               .group_by(Order.snapshot_product_id)).alias("claimed")
+    return query.select_extend(claimed.c.claims).join(
+        claimed, JOIN.LEFT_OUTER, on=(claimed.c.claimed_product == Compatibility.product), src=Compatibility)
+
+
+def list_rows(item_id, limit=None, offset=None, claims=False):
+    """The item's compatibilities, oldest first, as dicts of the columns answers show (with
+    `claims` when asked): all of them, the universal setting's row included (so that the list's
+    totals need no query of their own, list_totals), or the page at (offset, limit) of the others
+    when limit is given."""
     paged = limit is not None
 
     def build():
-        query = (_entries().where(Compatibility.item == param("item"), Compatibility.universal == False)  # noqa: E712
-                 .order_by(Compatibility.date_created, Compatibility.product))
+        query = _entries().where(Compatibility.item == param("item"))
+        if paged:
+            query = query.where(Compatibility.universal == False)  # noqa: E712
+        query = (_with_claims(query) if claims else query).order_by(Compatibility.date_created, Compatibility.product)
         return query.limit(param("limit")).offset(param("offset")) if paged else query
-    cursor = execute_prepared(("compat_list", paged), build, {"item": item_id, "limit": limit, "offset": offset})
+    cursor = execute_prepared(("compat_list_rows", paged, claims), build,
+                              {"item": item_id, "limit": limit, "offset": offset})
     names = [column[0] for column in cursor.description]
     decode = Compatibility.restrictions.python_value
     for values in cursor:
@@ -60,3 +76,49 @@ def claims_by_product(item_id):
         .where(Order.item == param("item"), Order.snapshot_product_id.is_null(False))
         .group_by(Order.snapshot_product_id)), {"item": item_id})
     return dict(cursor.fetchall())
+
+
+def _matching(column, params):
+    return column == params[0] if len(params) == 1 else column.in_(params)
+
+
+def _family_rows(pa, a, n_ids, n_keys):
+    """The ProductAttribute rows (in `pa`) of the a-th attribute of a family: params `domain`,
+    `a{a}` (the attribute id), `a{a}id{k}` and `a{a}key{k}` (its value ids and value keys)."""
+    condition = None
+    if n_ids:
+        condition = _matching(pa.value_id, [param(f"a{a}id{k}") for k in range(n_ids)])
+    if n_keys:
+        by_key = _matching(pa.value_key, [param(f"a{a}key{k}") for k in range(n_keys)])
+        condition = by_key if condition is None else (condition | by_key)
+    return ((pa.domain_id == param("domain")) & (pa.is_child == True)  # noqa: E712
+            & (pa.attribute_id == param(f"a{a}")) & condition)
+
+
+def family_probes(shape, values, probe):
+    """None when the domain does not exist, else the rows each attribute of the family selects,
+    counted up to `probe` (none for a single attribute, which needs no ranking): the domain check
+    and the selectivity probes in one statement. `shape` holds per attribute (number of value ids,
+    number of value keys); `values` the params."""
+    def build():
+        columns = [Domain.id]
+        for a, (n_ids, n_keys) in enumerate(shape if len(shape) > 1 else ()):
+            pa = ProductAttribute.alias(f"probe{a}")
+            rows = pa.select(SQL("1")).where(_family_rows(pa, a, n_ids, n_keys)).limit(probe)
+            columns.append(ProductAttribute.select(fn.COUNT(SQL("1"))).from_(rows.alias(f"probed{a}")))
+        return Domain.select(*columns).where(Domain.id == param("domain"))
+    row = execute_prepared(("family_probes", shape, probe), build, values).fetchone()
+    return None if row is None else list(row[1:])
+
+
+def family_count(shape, order, values):
+    """The number of child products a family selects, the join starting from the attribute
+    order[0] (the most selective) and looking the others up in the same product's index entries."""
+    def build():
+        base = ProductAttribute.alias("fa0")
+        query = base.select(fn.COUNT(1)).where(_family_rows(base, order[0], *shape[order[0]]))
+        for n, a in enumerate(order[1:], 1):
+            pa = ProductAttribute.alias(f"fa{n}")
+            query = query.join(pa, on=((pa.product == base.product) & _family_rows(pa, a, *shape[a])))
+        return query
+    return execute_prepared(("family_count", shape, order), build, values).fetchone()[0] or 0

@@ -7,7 +7,7 @@ from app.models import CategoryRule, CompatibilityRule
 from app.services.auth.ownership import require_item
 from app.services.compat import queries
 from app.services.compat.context import LOADABLE_TYPE, load_rules, loadable_domain_ids
-from schemas.vocabulary import PAGE_LIMIT_DEFAULT, VISIBLE_NOTE_STATUSES
+from schemas.vocabulary import CATALOGO, PAGE_LIMIT_DEFAULT, VISIBLE_NOTE_STATUSES
 
 
 @dataclass(frozen=True)
@@ -79,13 +79,17 @@ def list_compatibilities(item, caller_id, extended, limit, offset, red_claims):
     """
     item_id = item.id
     is_seller = item.seller_id == caller_id
-    listed, catalog_count, universal_id = queries.list_totals(item_id)
     paged = limit is not None or offset is not None
     if paged:
         limit = PAGE_LIMIT_DEFAULT if limit is None else limit
         offset = offset or 0
-    rows = queries.list_rows(item_id, limit, offset)
-    claims = queries.claims_by_product(item_id) if extended else {}
+        listed, catalog_count, universal_id = queries.list_totals(item_id)
+        rows = list(queries.list_rows(item_id, limit, offset, claims=extended))
+    else:  # one statement: the totals come from the rows (the universal setting's among them)
+        rows = list(queries.list_rows(item_id, claims=extended))
+        listed, catalog_count, universal_id = _totals(rows)
+        rows = [row for row in rows if not row["universal"]]
+    claims = {row["vehicle_id"]: row["claims"] for row in rows if row.get("claims")}
     result = {"products": [_entry(row, is_seller, claims, red_claims, extended) for row in rows],
               "catalog_compatibilities_count": int(catalog_count or 0)}
     if universal_id is not None:
@@ -93,6 +97,13 @@ def list_compatibilities(item, caller_id, extended, limit, offset, red_claims):
     if paged:
         result["paging"] = {"total": int(listed or 0), "offset": offset, "limit": limit}
     return result
+
+
+def _totals(rows):
+    """queries.list_totals() of an item whose every row was read."""
+    universal = [row["id"] for row in rows if row["universal"]]
+    return (len(rows) - len(universal), sum(row["source"] == CATALOGO for row in rows),
+            max(universal) if universal else None)
 
 
 def _compatibility(item_id, compatibility_id):

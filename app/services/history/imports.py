@@ -24,12 +24,13 @@ def _stored(ids):
             for row in select_in(Compatibility, STORED, "id", ids)}
 
 
-def record_import(rows, replaced_ids, record=True):
+def record_import(rows, replaced_ids, record=True, new_ids=frozenset()):
     """Before the import writes `rows` (tuples: id, item, product, universal, domain_id, source,
     creation_source, note, note_status, restrictions, date_created) and deletes `replaced_ids`:
     CREATE for a new id, UPDATE for a stored one that changes, DELETE for a replaced one; an
-    unchanged row records nothing, so re-importing a bundle leaves the history as it was."""
-    stored = _stored([r[0] for r in rows] + list(replaced_ids))
+    unchanged row records nothing, so re-importing a bundle leaves the history as it was.
+    `new_ids` (ids the import just made up) are known not to be stored: they are not looked up."""
+    stored = _stored([r[0] for r in rows if r[0] not in new_ids] + list(replaced_ids))
     tail = who(ChangeScope(Actor(IMPORT)))
     records = [(old[1], old[0], DELETE, old[2], old[3], old[4], old[5], old[6], None, old[7], None, old[8], None,
                 *tail) for old in (stored[cid] for cid in replaced_ids if cid in stored)]

@@ -1,8 +1,9 @@
 """Reading items (endpoint 3) and searching a seller's items by compatibility state (4, 5)."""
 from dataclasses import dataclass
 
-from app.errors import ApiError, not_found
+from app.errors import ApiError
 from app.models import Item
+from app.services.auth.ownership import NOT_READ, item_not_found, token_read_item
 from app.services.compat.item_state import item_tags
 from app.services.items import queries
 from app.services.paging import Page, page_of
@@ -32,9 +33,11 @@ def _attributes(item, language):
 def get_item(item_id):
     """Endpoint 3: the item row, with its derived `tags` and `shown_attributes` attached (ItemSchema
     dumps those in place of the stored tag columns and attributes)."""
-    item = queries.item_with_language(item_id)
+    item = token_read_item(item_id)
+    if item is NOT_READ:
+        item = queries.item_with_language(item_id)
     if item is None:
-        raise not_found("item_not_found", f"Item {item_id} does not exist")
+        raise item_not_found(item_id)
     item.tags = item_tags(item)
     item.shown_attributes = _attributes(item, item.language)
     return item
