@@ -168,7 +168,8 @@ def run_all(database_url, catalog, selected, args, folder):
         f"{catalog.n_compatibilities:,} compatibilities on {database_url.split(':')[0]}")
     build(database_url, catalog, args.reuse)
     results, rss = [], {}
-    # Scenarios with settings of their own (history off) run on a gunicorn of their own, after.
+    # Scenarios with settings of their own (history on, history off) run on a gunicorn each, after,
+    # in the order they are listed.
     groups = {}
     for scenario in selected:
         groups.setdefault(tuple(sorted((scenario.env or {}).items())), []).append(scenario)
