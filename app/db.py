@@ -106,6 +106,21 @@ def make_database(url, settings):
                      "(use sqlite:///path or postgresql://user@host:port/name)")
 
 
+def install(database):
+    """Make `database` the one `db` stands for, closing the connections of the one it replaces.
+
+    A process builds one app, so only the tests replace a database: a pool dropped with its
+    connections open left them to the garbage collector, which psycopg 3 reports (ResourceWarning,
+    an error under pytest) where psycopg2 closed them silently."""
+    old = db.obj
+    if old is not None and old is not database:
+        if hasattr(old, "close_all"):
+            old.close_all()
+        elif not old.is_closed():
+            old.close()
+    db.initialize(database)
+
+
 class Param:
     """A named placeholder in a prepared query (see `prepared`)."""
 
