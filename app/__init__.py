@@ -8,7 +8,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from app import cli
 from app.api import register_blueprints
 from app.config import load_settings
-from app.db import db, default_sqlite_url, make_database
+from app.db import default_sqlite_url, install, make_database
 from app.http import compression, hooks
 from app.http.ratelimit import limiter
 from app.http.smorest import Api
@@ -41,8 +41,7 @@ def create_app(config=None):
     app.json.ensure_ascii = False
     _configure_logging(app)
 
-    db.initialize(make_database(app.config["DATABASE_URL"] or default_sqlite_url(app.instance_path),
-                                app.config))
+    install(make_database(app.config["DATABASE_URL"] or default_sqlite_url(app.instance_path), app.config))
 
     api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
     # First of the after_request functions, so it runs last: it compresses the final body.

@@ -31,7 +31,8 @@ class PooledPostgresqlDatabase(pool.PooledPostgresqlDatabase):
     def _is_closed(self, conn):
         returned_at = self._returned_at.pop(self.conn_key(conn), None)
         if returned_at is not None and time.monotonic() - returned_at < self._ping_after_idle_s:
-            return bool(conn.closed) or not self._adapter.is_connection_reusable(conn)
+            # psycopg 3: `closed` is a bool; the adapter reads the transaction status libpq keeps locally.
+            return conn.closed or not self._adapter.is_connection_reusable(conn)
         return super()._is_closed(conn)
 
     def _close(self, conn, close_conn=False):
@@ -91,15 +92,33 @@ def make_database(url, settings):
                              + params.get("options", "")).strip()
         return PooledPostgresqlDatabase(
             **params,
+            # psycopg 3: it prepares a statement on the server from its fifth run on a connection, and
+            # PostgreSQL stops planning it again (README, Benchmarks: the driver).
+            prefer_psycopg3=True,
             autoconnect=False,
             max_connections=settings["DB_MAX_CONNECTIONS"],
             stale_timeout=settings["DB_STALE_TIMEOUT_S"],
             ping_after_idle_ms=settings["DB_PING_AFTER_IDLE_MS"],
         )
     if scheme.startswith("postgresql+") or scheme.startswith("postgres+"):
-        return db_url.connect(url, autoconnect=False)
+        return db_url.connect(url, autoconnect=False, prefer_psycopg3=True)
     raise ValueError(f"DATABASE_URL: unsupported database scheme {scheme!r} "
                      "(use sqlite:///path or postgresql://user@host:port/name)")
+
+
+def install(database):
+    """Make `database` the one `db` stands for, closing the connections of the one it replaces.
+
+    A process builds one app, so only the tests replace a database: a pool dropped with its
+    connections open left them to the garbage collector, which psycopg 3 reports (ResourceWarning,
+    an error under pytest) where psycopg2 closed them silently."""
+    old = db.obj
+    if old is not None and old is not database:
+        if hasattr(old, "close_all"):
+            old.close_all()
+        elif not old.is_closed():
+            old.close()
+    db.initialize(database)
 
 
 class Param:

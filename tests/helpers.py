@@ -5,7 +5,7 @@ Test modules import from here, never from conftest.
 import os
 from contextlib import contextmanager
 
-import psycopg2
+import psycopg
 import pytest
 
 from app import create_app
@@ -49,8 +49,8 @@ def pg_admin():
     """An autocommit connection to the PostgreSQL server; skips the test when it is unreachable,
     unless REQUIRE_POSTGRES=1 (CI) makes that a failure."""
     try:
-        conn = psycopg2.connect(PG_ADMIN_URL, connect_timeout=3)
-    except psycopg2.OperationalError as exc:
+        conn = psycopg.connect(PG_ADMIN_URL, connect_timeout=3)
+    except psycopg.OperationalError as exc:
         if os.environ.get("REQUIRE_POSTGRES") == "1":
             pytest.fail(f"PostgreSQL required but unreachable: {exc}")
         pytest.skip(f"PostgreSQL unreachable: {exc}")

@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 
-import psycopg2
+import psycopg
 import pytest
 
 from app.db import connection, db
@@ -51,7 +51,7 @@ def pg_url(pg_database):
 
 
 def admin(url):
-    conn = psycopg2.connect(url)
+    conn = psycopg.connect(url)
     conn.autocommit = True
     return conn
 
@@ -122,7 +122,7 @@ def test_backend_terminated_mid_write_answers_503_writes_nothing_and_leaks_no_co
     with app.app_context(), connection():
         assert Compatibility.select().where(Compatibility.item == "MLA103").count() == 1  # the retry only
     # The dead connection was dropped, not pooled or leaked: one idle connection, pooled.
-    assert [state for _, state in app_backends(pg_url, killer.get_backend_pid())] == ["idle"]
+    assert [state for _, state in app_backends(pg_url, killer.info.backend_pid)] == ["idle"]
     assert len(db.obj._connections) == 1 and not db.obj._in_use
     killer.close()
 
@@ -160,7 +160,7 @@ def test_locked_table_answers_503_in_bounded_time_then_serves(pg_url, settings):
     assert health.status_code == 200
     assert client.delete("/items/MLA100/compatibilities", headers=HEADERS).status_code == 200
     # Every connection the failed requests used went back to the pool, healthy and idle.
-    backends = app_backends(pg_url, locker.get_backend_pid())
+    backends = app_backends(pg_url, locker.info.backend_pid)
     assert backends and {state for _, state in backends} == {"idle"}
     assert len(backends) == len(db.obj._connections) <= 4 and not db.obj._in_use
     locker.close()
@@ -168,7 +168,7 @@ def test_locked_table_answers_503_in_bounded_time_then_serves(pg_url, settings):
 
 def test_write_waiting_on_a_locked_child_table_answers_503(pg_url):
     """The compatibility rows are written with COPY, a driver call peewee does not wrap: its lock
-    timeout used to reach the app as psycopg2's own error, a 500."""
+    timeout used to reach the app as the driver's own error, a 500."""
     client = make_app(pg_url, DB_LOCK_TIMEOUT_MS=300).test_client()
     locker = admin(pg_url)
     locker.autocommit = False

@@ -10,7 +10,7 @@ compared with a recomputation from the rows.
 import threading
 import time
 
-import psycopg2
+import psycopg
 from peewee import fn
 
 from app.db import db
@@ -51,7 +51,7 @@ def wait_until_blocked(database_url, importer, failures):
         time.sleep(0.5)
         return
     name = database_url.rsplit("/", 1)[1]
-    admin = psycopg2.connect(PG_ADMIN_URL)
+    admin = psycopg.connect(PG_ADMIN_URL)
     # In a transaction PostgreSQL answers pg_stat_activity from one snapshot, taken at its first
     # read: the loop would never see the import start waiting.
     admin.autocommit = True

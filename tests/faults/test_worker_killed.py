@@ -14,7 +14,7 @@ import signal
 import threading
 import time
 
-import psycopg2
+import psycopg
 import pytest
 
 from app.db import connection, db
@@ -105,13 +105,13 @@ def kill_mid_transaction(server, url):
     """PostgreSQL: a write blocked on a table lock after its first statements, all workers killed;
     the write's request is answered by nobody and its transaction must not survive. (item, products)."""
     name = url.rsplit("/", 1)[1]
-    locker = psycopg2.connect(url)
+    locker = psycopg.connect(url)
     with locker.cursor() as cur:
         cur.execute("LOCK TABLE compatibility IN EXCLUSIVE MODE")
     outcome = []
     writer = threading.Thread(target=lambda: outcome.append(add(server, "MLA102", PRODUCTS[:2], timeout=20)))
     writer.start()
-    watcher = psycopg2.connect(url)
+    watcher = psycopg.connect(url)
     watcher.autocommit = True
     try:
         deadline = time.monotonic() + 20
@@ -145,7 +145,7 @@ def connected(watcher, name, locker):
     """Connections to the database but the watcher's and the locker's (both the test's own)."""
     with watcher.cursor() as cur:
         cur.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid() "
-                    "AND pid <> %s", (name, locker.get_backend_pid()))
+                    "AND pid <> %s", (name, locker.info.backend_pid))
         return cur.fetchone()[0]
 
 

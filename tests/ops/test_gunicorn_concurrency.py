@@ -11,7 +11,7 @@ import sqlite3
 import threading
 from collections import Counter
 
-import psycopg2
+import psycopg
 import pytest
 
 from app.models import Compatibility
@@ -143,7 +143,7 @@ def read_rows(database_url):
         with sqlite3.connect(database_url[len("sqlite:///"):]) as conn:
             rows = conn.execute(sql.replace("%s", "?"), (ITEM,)).fetchall()
     else:
-        with psycopg2.connect(database_url) as conn, conn.cursor() as cur:
+        with psycopg.connect(database_url) as conn, conn.cursor() as cur:
             cur.execute(sql, (ITEM,))
             rows = cur.fetchall()
         conn.close()

@@ -8,7 +8,7 @@ import contextlib
 import socket
 import threading
 
-import psycopg2
+import psycopg
 import pytest
 from playhouse.pool import PooledPostgresqlDatabase
 
@@ -65,7 +65,7 @@ def _close(sock):
 
 
 def backends_connected(database_name):
-    admin = psycopg2.connect(PG_ADMIN_URL)
+    admin = psycopg.connect(PG_ADMIN_URL)
     try:
         with admin.cursor() as cur:
             cur.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (database_name,))

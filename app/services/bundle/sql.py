@@ -2,17 +2,15 @@
 
 Peewee builds each multi-row INSERT as a tree of nodes, which costs more than the database's
 own work for half a million rows; here the statement is built once and the driver runs it
-(sqlite3's executemany, psycopg2's execute_values). The upsert syntax is the same on SQLite
-(3.24+) and PostgreSQL.
+(executemany: sqlite3's, and psycopg 3's, which pipelines the rows). The upsert syntax is the same
+on SQLite (3.24+) and PostgreSQL.
 """
-import io
 import json
 
 from peewee import AutoField, DateTimeField, JSONField, __exception_wrapper__
 
 from app.db import db, is_postgres
 
-PAGE = 1000
 IN_CHUNK = 900  # values per IN list: below SQLite's bound-variable limit
 ANY_CHUNK = 10_000
 
@@ -52,27 +50,28 @@ def insert_rows(model, fields, rows, conflict_target=None, preserve=None, ignore
         for n, convert in converters:
             columns[n] = list(map(convert, columns[n]))
         rows = list(zip(*columns, strict=True))
-    sql += "%s" if postgres else "(" + ", ".join("json(?)" if isinstance(f, JSONField) else "?"
-                                                for f in fields) + ")"
     if ignore or (conflict_target and not preserve):
-        sql += " ON CONFLICT DO NOTHING"
+        conflict = " ON CONFLICT DO NOTHING"
     elif conflict_target:
         target = ", ".join(_quote(f.column_name) for f in conflict_target)
         updates = ", ".join(f"{_quote(f.column_name)} = excluded.{_quote(f.column_name)}" for f in preserve)
-        sql += f" ON CONFLICT ({target}) DO UPDATE SET {updates}"
+        conflict = f" ON CONFLICT ({target}) DO UPDATE SET {updates}"
+    else:
+        conflict = ""
     cursor = db.cursor()
     with __exception_wrapper__:  # see _copy_rows
-        if postgres:
-            from psycopg2.extras import execute_values
-
-            execute_values(cursor, sql, rows, page_size=PAGE)
-        else:
-            cursor.executemany(sql, rows)
+        # PostgreSQL: psycopg 3 runs executemany in pipeline mode, as one prepared statement, without
+        # a round trip per row. A multi-row VALUES per page (what psycopg2's execute_values built)
+        # costs psycopg 3 a parse of the whole statement on every page: past 4,096 characters or
+        # 50 parameters it caches neither the parse nor the server's prepared statement.
+        placeholders = ", ".join("%s" if postgres else "json(?)" if isinstance(f, JSONField) else "?"
+                                 for f in fields)
+        cursor.executemany(f"{sql}({placeholders}){conflict}", rows)
 
 
 def _converter(field, postgres):
     if isinstance(field, JSONField):
-        # SQLite: json(?) over the text; PostgreSQL: peewee's adapter (psycopg2's Json).
+        # SQLite: json(?) over the text; PostgreSQL: peewee's adapter (psycopg 3's Jsonb).
         return field.db_value if postgres else _dumps
     if isinstance(field, DateTimeField):
         # SQLite: the text peewee reads back (sqlite3's own datetime adapter is deprecated).
@@ -89,38 +88,26 @@ def _dumps(value):
 
 
 def _copy_rows(model, fields, rows):
-    """PostgreSQL's COPY: several times faster than INSERT for plain bulk inserts."""
-    # Column by column, each a list comprehension: per-value function calls cost more than COPY.
-    columns = [_copy_column(field, values) for field, values in zip(fields, zip(*rows, strict=True), strict=True)]
-    buffer = io.StringIO("\n".join(map("\t".join, zip(*columns, strict=True))) + "\n")
+    """PostgreSQL's COPY: several times faster than INSERT for plain bulk inserts.
+
+    Row by row through psycopg 3's write_row, whose C dumpers write COPY's text format (escapes and
+    NULLs included): on a million rows of texts, integers, booleans, JSON and timestamps it took
+    3.3–3.7 s against 5.1–5.4 s for the same text built in Python and written in one call."""
+    json_columns = [n for n, field in enumerate(fields) if isinstance(field, JSONField)]
+    if json_columns:
+        # Column by column: peewee's adapter (psycopg 3's Jsonb) per JSON value only.
+        columns = list(zip(*rows, strict=True))
+        for n in json_columns:
+            columns[n] = list(map(fields[n].db_value, columns[n]))
+        rows = zip(*columns, strict=True)
     names = ", ".join(_quote(f.column_name) for f in fields)
     # The driver's own errors, as peewee's would be: a lock or statement timeout here is then the
-    # same 503 as anywhere else, not a 500 (psycopg2's LockNotAvailable reached the app unwrapped).
-    with __exception_wrapper__:
-        db.cursor().copy_expert(f"COPY {_quote(model._meta.table_name)} ({names}) FROM STDIN", buffer)
-
-
-_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
-
-
-def _copy_column(field, values):
-    """The values of one field in COPY's text format (\\N is NULL)."""
-    if isinstance(field, JSONField):
-        return ["\\N" if v is None else json.dumps(v).translate(_ESCAPES) for v in values]
-    if isinstance(field, DateTimeField):
-        return ["\\N" if v is None else v.isoformat(sep=" ") for v in values]
-    # Most texts need no escape: isprintable() is False for tab, newline and CR, and is much
-    # cheaper than translate().
-    return ["\\N" if v is None else (v if v.isprintable() and "\\" not in v else v.translate(_ESCAPES))
-            if type(v) is str else _plain_text(v) for v in values]
-
-
-def _plain_text(value):
-    if value is None:
-        return "\\N"
-    if value is True or value is False:
-        return "t" if value else "f"
-    return str(value).translate(_ESCAPES)
+    # same 503 as anywhere else, not a 500 (the driver's LockNotAvailable reached the app unwrapped).
+    with __exception_wrapper__, db.cursor().copy(
+            f"COPY {_quote(model._meta.table_name)} ({names}) FROM STDIN") as copy:
+        write_row = copy.write_row
+        for row in rows:
+            write_row(row)
 
 
 def select_in(model, columns, key, values, order_by=()):

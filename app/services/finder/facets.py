@@ -68,7 +68,8 @@ def _insert_pairs(domain_id):
 def _rows_by_product(domain_id):
     """(product_id, attribute_id, value_id, value_name) of the domain's child products, streamed:
     a PostgreSQL client-side cursor would hold all five million rows of a large catalog at once,
-    and psycopg2's named cursors refuse peewee's autocommit connections, so the cursor is SQL's."""
+    so a server cursor is declared in SQL, in the transaction (its parameters bound by the server, as
+    psycopg 3 binds all of them: DECLARE takes them)."""
     sql = (f"SELECT product_id, attribute_id, value_id, value_name FROM product_attribute"
            f" WHERE domain_id = {db.param} AND is_child = {db.param} ORDER BY product_id")
     if not is_postgres():
