@@ -19,6 +19,7 @@ from app.db import db, is_postgres
 
 MIN_ROWS = 10_000  # below this the indexes are kept whatever the table's size
 MAINTENANCE_WORK_MEM = "256MB"
+IMPORT_CACHE_MB = 256
 
 
 def stored_rows_estimate(table):
@@ -66,3 +67,20 @@ def indexes_rebuilt(model, incoming):
         db.execute_sql(definition)
     for name, definition in foreign_keys:
         db.execute_sql(f'ALTER TABLE "{table}" ADD CONSTRAINT "{name}" {definition}')
+
+
+@contextmanager
+def import_cache(records):
+    """SQLite: a page cache of IMPORT_CACHE_MB for this connection while it imports a large
+    bundle (the pool's connections keep SQLITE_CACHE_MB, part of each worker's memory), put back
+    after. A cache only: durability settings (synchronous, journal_mode) stay as they are, since
+    turning them off would let a crash leave half an import behind."""
+    if is_postgres() or records < MIN_ROWS or db.in_transaction():
+        yield
+        return
+    kept = db.execute_sql("PRAGMA cache_size").fetchone()[0]
+    db.execute_sql(f"PRAGMA cache_size = {-1024 * IMPORT_CACHE_MB}")
+    try:
+        yield
+    finally:
+        db.execute_sql(f"PRAGMA cache_size = {int(kept)}")

@@ -50,7 +50,7 @@ def insert_rows(model, fields, rows, conflict_target=None, preserve=None, ignore
         # Column by column: a Python call per converted value rather than per value of every row.
         columns = list(zip(*rows, strict=True))
         for n, convert in converters:
-            columns[n] = list(map(convert, columns[n]))
+            columns[n] = _convert_column(convert, columns[n])
         rows = list(zip(*columns, strict=True))
     sql += "%s" if postgres else "(" + ", ".join("json(?)" if isinstance(f, JSONField) else "?"
                                                 for f in fields) + ")"
@@ -78,6 +78,14 @@ def _converter(field, postgres):
         # SQLite: the text peewee reads back (sqlite3's own datetime adapter is deprecated).
         return field.db_value if postgres else _datetime_text
     return None
+
+
+def _convert_column(convert, values):
+    if convert is _datetime_text:
+        # An import's rows share a few timestamps (its own now()): each is written out once.
+        texts = {value: convert(value) for value in set(values)}
+        return [texts[value] for value in values]
+    return list(map(convert, values))
 
 
 def _datetime_text(value):

@@ -46,41 +46,42 @@ def _popular(singles):
     return {key for key, n in sizes.items() if n >= stored.POPULAR_VALUE}
 
 
-def _count_pairs(pairs, rows, popular, sign):
-    """Adds `sign` for every (known, other) pair of one product's (attribute, value_id, name) rows."""
-    for known_id, known_value, _ in rows:
-        if (known_id, known_value) in popular:
-            for row in rows:
-                if row[0] != known_id:
-                    pairs[(known_id, known_value, *row)] += sign
+def _pair_keys(rows, popular):
+    """The (known, other) pairs of one product's (attribute, value_id, name) rows."""
+    return [(known[0], known[1], *row) for known in rows if (known[0], known[1]) in popular
+            for row in rows if row[0] != known[0]]
+
+
+def _add(counter, counts, sign):
+    for key, n in counts.items():
+        counter[key] += sign * n
 
 
 def plan(changes):
     """`changes`: {product_id: (before, after)}, each None (no product) or (domain_id, is_child,
     attribute rows as (domain_id, is_child, attribute_id, value_id, value_name, ...)). Reads what
     the stored counts need; call before the products are written."""
-    domains = {}
-    for before, after in changes.values():
-        for state in (before, after):
-            if state is not None and state[0] not in domains:
-                domains[state[0]] = _Domain(state[0])
-    sides = []  # (domain, product's child rows, sign)
+    domains, sides = {}, {}  # sides: {(domain_id, sign): [child rows of one product, ...]}
     for before, after in changes.values():
         for state, sign in ((before, -1), (after, 1)):
             if state is None:
                 continue
-            domain = domains[state[0]]
-            domain.children += sign if state[1] else 0
-            rows = [(r[2], r[3], r[4]) for r in state[2] if r[1]]
-            for row in rows:
-                domain.singles[row] += sign
-            sides.append((domain, rows, sign))
+            if state[0] not in domains:
+                domains[state[0]] = _Domain(state[0])
+            domains[state[0]].children += sign if state[1] else 0
+            sides.setdefault((state[0], sign), []).append([(r[2], r[3], r[4]) for r in state[2] if r[1]])
+    # Counted by Counter's C loop over lists of keys, then merged key by distinct key.
+    for (domain_id, sign), products in sides.items():
+        _add(domains[domain_id].singles, Counter(row for rows in products for row in rows), sign)
     for domain in domains.values():
         domain.popular = _popular(+domain.singles)
         _stored_pairs(domain, set(changes))
-    for domain, rows, sign in sides:
+    for (domain_id, sign), products in sides.items():
+        domain = domains[domain_id]
         # A value popular only now has no stored pairs to take the replaced rows from.
-        _count_pairs(domain.pairs, rows, domain.popular if sign > 0 else domain.popular & domain.popular_before, sign)
+        popular = domain.popular if sign > 0 else domain.popular & domain.popular_before
+        if popular:
+            _add(domain.pairs, Counter(key for rows in products for key in _pair_keys(rows, popular)), sign)
     return list(domains.values())
 
 
@@ -97,8 +98,7 @@ def _stored_pairs(domain, changed):
         for product_id, *row in _rows_of_products_with(domain.id, known):
             if product_id not in changed:
                 products.setdefault(product_id, []).append(tuple(row))
-        for rows in products.values():
-            _count_pairs(domain.pairs, rows, {known}, 1)
+        _add(domain.pairs, Counter(key for rows in products.values() for key in _pair_keys(rows, {known})), 1)
 
 
 def _rows_of_products_with(domain_id, known):
