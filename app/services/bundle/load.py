@@ -17,10 +17,11 @@ from app.models import (
 )
 from app.models.base import utcnow
 from app.services.auth import tokens as auth
+from app.services.bundle.bulk import indexes_rebuilt
 from app.services.bundle.lookup import chunks
 from app.services.bundle.sql import delete_in, insert_rows, select_in
 from app.services.catalog.text_normalize import value_key
-from app.services.finder.facets import refresh_facets
+from app.services.finder import facet_changes
 
 
 def upsert(model, fields, rows, key, keep_when_missing=()):
@@ -161,17 +162,25 @@ def load_products(records, ctx):
                              a.get("value_name"), keys[a.get("value_name")], n)
                             for n, a in enumerate(r["attributes"])] for r in records}
     stored_products, stored_attributes = _stored_products(list(products))
+    # The finder's counts of every domain that gained, lost or changed a product (a moved product
+    # changes two), from the changed products' rows; an unchanged re-import counts nothing.
+    changed = [pid for pid, row in products.items()
+               if stored_products.get(pid) != row or stored_attributes.get(pid) != attributes[pid]]
+    counts = facet_changes.plan({pid: (_facet_state(stored_products.get(pid), stored_attributes.get(pid, ())),
+                                       _facet_state(products[pid], attributes[pid])) for pid in changed})
     product_fields = ["id", "domain", "site", "name", "parent_id"]
-    insert_rows(Product, product_fields, [(pid, *row) for pid, row in products.items() if pid not in stored_products])
+    new_rows = [(pid, *row) for pid, row in products.items() if pid not in stored_products]
+    with indexes_rebuilt(Product, len(new_rows)):
+        insert_rows(Product, product_fields, new_rows)
     upsert(Product, product_fields, [(pid, *row) for pid, row in products.items()
                                      if pid in stored_products and stored_products[pid] != row], ["id"])
     _write_attributes(attributes, stored_attributes)
-    # The finder's counts of every domain that gained, lost or changed a product (a moved product
-    # changes two); an unchanged re-import recounts nothing.
-    changed = [pid for pid, row in products.items()
-               if stored_products.get(pid) != row or stored_attributes.get(pid) != attributes[pid]]
-    refresh_facets({products[pid][0] for pid in changed} | {stored_products[pid][0] for pid in changed
-                                                            if pid in stored_products})
+    facet_changes.apply(counts)
+
+
+def _facet_state(product, attribute_rows):
+    """(domain_id, is a child, attribute rows) of a product for the finder's counts; None for none."""
+    return None if product is None else (product[0], product[3] is not None, attribute_rows)
 
 
 ATTRIBUTE_FIELDS = ["product", "domain_id", "is_child", "attribute_id", "value_id", "value_name", "value_key",
@@ -194,8 +203,9 @@ def _write_attributes(attributes, stored_attributes):
             else:
                 changed_rows += [(pid, *row) for row in rows if by_attribute.get(row[2]) != row]
     delete_in(ProductAttribute, "product", replaced)
-    insert_rows(ProductAttribute, ATTRIBUTE_FIELDS,
-                [(pid, *row) for pid in fresh + replaced for row in attributes[pid]])
+    rows = [(pid, *row) for pid in fresh + replaced for row in attributes[pid]]
+    with indexes_rebuilt(ProductAttribute, len(rows)):  # before the upsert, whose key is an index
+        insert_rows(ProductAttribute, ATTRIBUTE_FIELDS, rows)
     upsert(ProductAttribute, ATTRIBUTE_FIELDS, changed_rows, ["product", "attribute_id"])
 
 

@@ -70,7 +70,9 @@ def load_compatibilities(records, ctx):
     stored = _stored_compatibility_ids({r["item_id"] for r in records})
     explicit = {r["id"] for r in records if r.get("id")}
     rows, fresh, replaced = [], set(), []
-    new_ids = iter(random_uuids(sum(1 for r in records if not r.get("id"))))
+    # Sorted: given in record order, the new rows reach both the id index and the (item, product)
+    # one in key order instead of at random places in a tree of a million keys.
+    new_ids = iter(sorted(random_uuids(sum(1 for r in records if not r.get("id")))))
     products = ctx.tables["product"]
     for r in records:
         product_id = None if r.get("universal") else r["product_id"]

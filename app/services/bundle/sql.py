@@ -45,11 +45,7 @@ def insert_rows(model, fields, rows, conflict_target=None, preserve=None, ignore
     sql = f"INSERT INTO {_quote(model._meta.table_name)} ({columns}) VALUES "
     converters = [(n, c) for n, c in enumerate(_converter(f, postgres) for f in fields) if c is not None]
     if converters:
-        # Column by column: a Python call per converted value rather than per value of every row.
-        columns = list(zip(*rows, strict=True))
-        for n, convert in converters:
-            columns[n] = list(map(convert, columns[n]))
-        rows = list(zip(*columns, strict=True))
+        rows = list(map(_row_converter(len(fields), converters), rows))
     if ignore or (conflict_target and not preserve):
         conflict = " ON CONFLICT DO NOTHING"
     elif conflict_target:
@@ -77,6 +73,22 @@ def _converter(field, postgres):
         # SQLite: the text peewee reads back (sqlite3's own datetime adapter is deprecated).
         return field.db_value if postgres else _datetime_text
     return None
+
+
+def _row_converter(width, converters):
+    """One function that converts a row's converted columns and passes the others: a lambda
+    written out for these positions (integers only), which cost half of transposing the rows to
+    convert column by column and back."""
+    names = {n: f"convert{n}" for n, _ in converters}
+    body = ", ".join(f"{names[n]}(row[{n}])" if n in names else f"row[{n}]" for n in range(width))
+    namespace = {names[n]: _memo(convert) if convert is _datetime_text else convert for n, convert in converters}
+    return eval(f"lambda row: ({body},)", namespace)  # noqa: S307
+
+
+def _memo(convert):
+    """An import's rows share a few timestamps (its own now()): each is written out once."""
+    texts = {}
+    return lambda value: texts[value] if value in texts else texts.setdefault(value, convert(value))
 
 
 def _datetime_text(value):
