@@ -9,11 +9,17 @@ from schemas.vocabulary import CATALOGO
 
 
 def _entries():
-    """The columns an answer shows of each compatibility, with its vehicle's name."""
-    return (Compatibility.select(Compatibility.id, Compatibility.domain_id, Compatibility.product.alias("vehicle_id"),
-                                 Product.name.alias("product_name"), Compatibility.source, Compatibility.note,
-                                 Compatibility.note_status, Compatibility.restrictions, Compatibility.universal)
-            .join(Product, JOIN.LEFT_OUTER, on=(Compatibility.product == Product.id)).dicts())
+    """The columns an answer shows of each compatibility, with its vehicle's name.
+
+    The name is a correlated subquery, not a join: PostgreSQL then reads it by primary key for each
+    of the item's rows whatever it estimates. Joined, it hashed the whole product table whenever it
+    expected many rows (a generic plan, or a small catalog): 4.0 ms instead of 0.4 ms for 200
+    entries among 28,000 products (EXPLAIN ANALYZE in the README, Benchmarks)."""
+    vehicle = Product.alias("vehicle")
+    name = vehicle.select(vehicle.name).where(vehicle.id == Compatibility.product)
+    return Compatibility.select(Compatibility.id, Compatibility.domain_id, Compatibility.product.alias("vehicle_id"),
+                                name.alias("product_name"), Compatibility.source, Compatibility.note,
+                                Compatibility.note_status, Compatibility.restrictions, Compatibility.universal).dicts()
 
 
 def entry_row(item_id, compatibility_id):
