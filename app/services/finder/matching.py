@@ -18,6 +18,7 @@ class Sized:
     attribute_id: str
     value_ids: tuple
     sizes: dict  # value_id -> child products
+    overlap: int = None  # child products it shares with the smallest known attribute, when stored
 
     @property
     def total(self):
@@ -66,6 +67,62 @@ def sized_from(known, rows):
         by_value[value_id] = by_value.get(value_id, 0) + int(metric)  # one row per (id, name) of a value
     return sorted((Sized(k.attribute_id, k.value_ids, sizes.get(k.attribute_id, {})) for k in known),
                   key=lambda s: s.total)
+
+
+# Past this many known attributes, their pair counts are not read.
+MAX_PAIRED = 6
+
+
+def pair_parts(domain_id, known, columns="known_attribute_id, known_value_id, attribute_id, value_id, metric"):
+    """(SELECT parts, params) reading the stored pair counts (FinderPairFacet) between the known
+    attributes: how many products carry a value of both, stored for popular known values. One part
+    per known attribute (a part costs planning on PostgreSQL): the pair counts of its values with
+    popular values of the others, a few rows whatever the catalog (one value of a model: its brand,
+    its years, its versions), of which `narrowed` keeps the request's values."""
+    parts, params = [], []
+    if not 2 <= len(known) <= MAX_PAIRED:
+        return parts, params
+    for k in known:
+        others = [o for o in known if o.attribute_id != k.attribute_id]
+        if not others:
+            continue  # the request repeats one attribute: a 400 once checked
+        test, values = value_test("value_id", k.value_ids)
+        known_test, known_ids = value_test("known_attribute_id", [o.attribute_id for o in others])
+        value_ids = list(dict.fromkeys(v for o in others for v in o.value_ids))
+        known_value_test, known_values = value_test("known_value_id", value_ids)
+        parts.append(f"SELECT {columns} FROM finder_pair_facet WHERE domain_id = {db.param}"
+                     f" AND attribute_id = {db.param} AND {test} AND {known_test} AND {known_value_test}")
+        params += [domain_id, k.attribute_id, *values, *known_ids, *known_values]
+    return parts, params
+
+
+def narrowed(known, pairs):
+    """`known` (Sized, smallest first) without the attributes that every product of the smallest
+    one matches, as the stored pair counts show (a brand known with its model), the others by
+    their overlap with it; None when that overlap shows that no product matches them all.
+
+    A pair count is used only when every value of its known attribute is popular (its pair counts
+    are all stored): then the counts of its values add up to the products it shares (values of one
+    attribute never share a product), exact as the stored counts are."""
+    if len(known) < 2:
+        return known
+    driver, shared = known[0], {}
+    values = {k.attribute_id: set(k.value_ids) for k in known}
+    for known_id, known_value, attribute_id, value_id, metric in pairs:
+        if known_value in values.get(known_id, ()) and value_id in values.get(attribute_id, ()):
+            shared[(known_id, attribute_id)] = shared.get((known_id, attribute_id), 0) + int(metric)
+    complete = {k.attribute_id for k in known if all(k.sizes.get(v, 0) == 0 or v in k.popular for v in k.value_ids)}
+    kept = []
+    for k in known[1:]:
+        if k.attribute_id in complete:
+            k.overlap = shared.get((k.attribute_id, driver.attribute_id), 0)
+        elif driver.attribute_id in complete:
+            k.overlap = shared.get((driver.attribute_id, k.attribute_id), 0)
+        if k.overlap == 0:
+            return None
+        if k.overlap != driver.total:
+            kept.append(k)
+    return [driver, *sorted(kept, key=lambda k: k.total if k.overlap is None else k.overlap)]
 
 
 def value_test(column, values):
