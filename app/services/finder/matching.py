@@ -134,16 +134,22 @@ def value_test(column, values):
 
 def matching_from(domain_id, driver, others, driver_values=None, join=("", ())):
     """(FROM … WHERE …, params) of the products of `driver` (a Sized; `driver_values` narrows its
-    values) that also match every one of `others`; the product column is `d.product_id`. `join`
-    (sql, params) adds a join of the caller's (the attribute to count or to sort by)."""
-    sql, params = f" FROM {PA} d", []
-    for n, k in enumerate(others):
-        test, values = value_test(f"k{n}.value_id", k.value_ids)
-        sql += f" JOIN {PA} k{n} ON k{n}.product_id = d.product_id AND k{n}.attribute_id = {db.param} AND {test}"
-        params += [k.attribute_id, *values]
-    sql += join[0]
-    params += list(join[1])
+    values) that also match every one of `others`, tested in that order; the product column is
+    `d.product_id`. `join` (sql, params) adds a join of the caller's (the attribute to count or to
+    sort by).
+
+    Each other attribute is a correlated scalar subquery (one (product_id, attribute_id) lookup
+    per product, as a join would do) rather than a join: PostgreSQL plans a join of four or five
+    product_attribute rows by weighing their orders, which cost more than running the query
+    (0.7 ms of planning against 0.16 ms), and a subquery is planned once, alone."""
+    sql, params = f" FROM {PA} d{join[0]}", list(join[1])
     test, values = value_test("d.value_id", driver_values or driver.value_ids)
     sql += (f" WHERE d.domain_id = {db.param} AND d.is_child = {db.param} AND d.attribute_id = {db.param}"
             f" AND {test}")
-    return sql, [*params, domain_id, True, driver.attribute_id, *values]
+    params += [domain_id, True, driver.attribute_id, *values]
+    for k in others:
+        value = f"(SELECT k.value_id FROM {PA} k WHERE k.product_id = d.product_id AND k.attribute_id = {db.param})"
+        test, values = value_test(value, k.value_ids)
+        sql += f" AND {test}"
+        params += [k.attribute_id, *values]
+    return sql, params
