@@ -111,7 +111,8 @@ def narrowed(known, pairs):
     for known_id, known_value, attribute_id, value_id, metric in pairs:
         if known_value in values.get(known_id, ()) and value_id in values.get(attribute_id, ()):
             shared[(known_id, attribute_id)] = shared.get((known_id, attribute_id), 0) + int(metric)
-    complete = {k.attribute_id for k in known if all(k.sizes.get(v, 0) == 0 or v in k.popular for v in k.value_ids)}
+    complete = {k.attribute_id for k in known
+                if all(k.sizes.get(v, 0) == 0 or k.sizes[v] >= stored.POPULAR_VALUE for v in k.value_ids)}
     kept = []
     for k in known[1:]:
         if k.attribute_id in complete:
