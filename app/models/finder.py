@@ -57,6 +57,13 @@ FinderPairFacet.add_index(FinderPairFacet.index(
     FinderPairFacet.domain_id, FinderPairFacet.known_attribute_id, FinderPairFacet.known_value_id,
     FinderPairFacet.attribute_id, FinderPairFacet.metric.desc(), FinderPairFacet.value_name,
     FinderPairFacet.value_id, name="finderpairfacet_top"))
+# How many products a request's known values share (the overlaps `narrowed` reads, matching.py):
+# from one value, the popular values stored with it, a few rows whatever the catalog (a model's
+# brand, years and versions; finderpairfacet_top from a year would walk every model).
+FinderPairFacet.add_index(FinderPairFacet.index(
+    FinderPairFacet.domain_id, FinderPairFacet.attribute_id, FinderPairFacet.value_id,
+    FinderPairFacet.known_attribute_id, FinderPairFacet.known_value_id, FinderPairFacet.metric,
+    name="finderpairfacet_pair"))
 
 FINDER_MODELS = [FinderDomain, FinderFacet, FinderPairFacet]
 

@@ -41,12 +41,14 @@ CASES = [
                           {"id": "VEHICLE_YEAR", "value_id": "2014"}]},
     {"known_attributes": [{"id": "BRAND", "value_ids": ["60249"]}, {"id": "MODEL", "value_ids": ["62109", "62110"]},
                           {"id": "VEHICLE_YEAR", "value_ids": ["2011", "2012", "2013"]}]},
+    {"known_attributes": [{"id": "BRAND", "value_ids": ["61828"]}, {"id": "MODEL", "value_ids": ["66092"]}]},
+    {"known_attributes": [{"id": "BRAND", "value_ids": ["61828"]}, {"id": "MODEL", "value_ids": ["62200"]}]},
 ]
 SORTS = [None, {"attribute_id": "SHORT_VERSION", "order": "ASC"}, {"attribute_id": "FUEL_TYPE", "order": "DESC"},
          {"attribute_id": "VEHICLE_YEAR"}]
 
 
-@pytest.mark.parametrize("popular_from", [1, 1000])
+@pytest.mark.parametrize("popular_from", [1, 6, 1000])
 def test_pages_and_totals_are_exact_for_every_shape(client, load_bundle, monkeypatch, popular_from):
     monkeypatch.setattr(stored, "POPULAR_VALUE", popular_from)
     bundle = finder_bundle()

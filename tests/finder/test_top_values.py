@@ -6,6 +6,7 @@ import pytest
 
 from app.models import finder as stored
 from tests.finder.data import AUTH, DOMAIN, children, expected_top_values, finder_bundle
+from tests.helpers import recorded_statements
 
 CASCADE = ("BRAND", "MODEL", "VEHICLE_YEAR", "SHORT_VERSION", "FUEL_TYPE")
 
@@ -131,3 +132,20 @@ def test_every_pair_of_known_attributes_counts_exactly(client, bundle):
     for a, b in itertools.combinations(["BRAND", "MODEL", "VEHICLE_YEAR", "SHORT_VERSION"], 2):
         known = [{"id": a, "value_id": values[a]}, {"id": b, "value_id": values[b]}]
         assert top(client, "FUEL_TYPE", known).get_json() == expected_top_values(bundle, "FUEL_TYPE", known)
+
+
+def test_a_known_brand_its_known_model_implies_is_not_checked_product_by_product(client, load_bundle, monkeypatch):
+    """The brand's stored pair counts show that every product of the (rarer) model has that brand:
+    the count reads the model's products alone. Exact also when they share no product."""
+    monkeypatch.setattr(stored, "POPULAR_VALUE", 10)  # the brand (16 products) popular, the model (8) not
+    bundle = finder_bundle()
+    load_bundle(bundle)
+    known = [{"id": "BRAND", "value_id": "61828"}, {"id": "MODEL", "value_id": "66092"}]
+    with recorded_statements() as seen:
+        answer = top(client, "VEHICLE_YEAR", known).get_json()
+    assert answer == expected_top_values(bundle, "VEHICLE_YEAR", known) and answer
+    assert not [sql for sql in seen if "k0.attribute_id" in sql]
+    apart = [{"id": "BRAND", "value_id": "61828"}, {"id": "MODEL", "value_id": "62200"}]
+    with recorded_statements() as seen:
+        assert top(client, "VEHICLE_YEAR", apart).get_json() == []
+    assert not [sql for sql in seen if "JOIN product_attribute" in sql]

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from app.db import db, execute_prepared, param
 from app.errors import ApiError
 from app.models import Domain
-from app.services.finder.matching import size_parts
+from app.services.finder.matching import pair_parts, size_parts
 from schemas.bundle import ATTRIBUTE_DEFAULTS
 
 
@@ -47,17 +47,22 @@ def require_domain(domain_id):
 
 def require_domain_sizing(domain_id, known):
     """(the domain or 404, the stored size rows of the values the request's `known_attributes`
-    name, unchecked: for `sized_from` once `known_attributes` has checked them). One statement, as a
-    round trip counts on PostgreSQL: the domain's row, then (attribute_id, value_id, metric) rows."""
+    name, unchecked: for `sized_from` once `known_attributes` has checked them, and the stored pair
+    counts between them: for `narrowed`). One statement, as a round trip counts on PostgreSQL: the
+    domain's row, (attribute_id, value_id, metric) rows and (known_attribute_id, known_value_id,
+    attribute_id, value_id, metric) rows."""
     unchecked = [Known(a["id"], tuple(a.get("value_ids") or [a["value_id"]])) for a in known or ()]
     if not unchecked:
-        return require_domain(domain_id), []
-    parts, params = size_parts(domain_id, unchecked, "NULL, NULL, NULL, NULL, attribute_id, value_id, metric")
+        return require_domain(domain_id), [], []
+    parts, params = size_parts(domain_id, unchecked, f"{', '.join(['NULL'] * 7)}, attribute_id, value_id, metric")
+    pairs, pair_params = pair_parts(domain_id, unchecked, "NULL, NULL, NULL, NULL, 'pair', known_attribute_id,"
+                                                          " known_value_id, attribute_id, value_id, metric")
     rows = db.execute_sql(" UNION ALL ".join([
-        f"SELECT id, name, site_id, attributes, NULL, NULL, NULL FROM domain WHERE id = {db.param}", *parts]),
-        [domain_id, *params]).fetchall()
+        f"SELECT id, name, site_id, attributes, NULL, NULL, NULL, NULL, NULL, NULL FROM domain WHERE id = {db.param}",
+        *parts, *pairs]), [domain_id, *params, *pair_params]).fetchall()
     domain_row = next((row[:4] for row in rows if row[0] is not None), None)
-    return _domain(domain_id, domain_row), [row[4:] for row in rows if row[0] is None]
+    return (_domain(domain_id, domain_row), [row[7:] for row in rows if row[0] is None and row[4] is None],
+            [row[5:] for row in rows if row[4] is not None])
 
 
 def _domain(domain_id, row):

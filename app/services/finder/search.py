@@ -2,22 +2,24 @@
 one attribute's value name (or by id), with the exact total.
 
 The total comes from the stored counts when at most one attribute is known (a value's count, or
-the domain's child products); otherwise it is counted over the smallest known attribute's
-products. The page is read the same way: a single known value sorted by id walks the index of
-that value in product order, so offset 10,000 reads 10,050 index entries whatever the catalog.
+the domain's child products) once the known attributes the smallest one implies are dropped
+(matching.narrowed), or from a stored pair count when two are left; otherwise it is counted over
+the smallest known attribute's products. The page is read the same way: a single known value
+sorted by id walks the index of that value in product order, so offset 10,000 reads 10,050 index
+entries whatever the catalog.
 """
 
 from app.db import db
 from app.errors import ApiError
 from app.models.finder import FinderDomain
 from app.services.finder.domains import known_attributes, require_attribute, require_domain_sizing
-from app.services.finder.matching import PA, matching_from, sized_from
+from app.services.finder.matching import PA, matching_from, narrowed, sized_from
 from app.services.finder.products import products_by_id
 from app.services.paging import Page
 
 
 def search_products(domain_id, site_id, known, limit, offset, sort=None):
-    domain, sizes = require_domain_sizing(domain_id, known)
+    domain, sizes, pairs = require_domain_sizing(domain_id, known)
     if site_id != domain.site_id:
         raise ApiError(400, "site_mismatch", f"Domain {domain.id} is of site {domain.site_id}, not {site_id}",
                        [{"code": "site_mismatch", "message": f"site_id must be {domain.site_id}",
@@ -25,6 +27,8 @@ def search_products(domain_id, site_id, known, limit, offset, sort=None):
     known = sized_from(known_attributes(domain, known), sizes)
     if sort:
         require_attribute(domain, sort["attribute_id"], "sort.attribute_id")
+    if (known := narrowed(known, pairs)) is None:
+        return Page([], 0, offset, limit)  # the stored pair counts show that no product matches them all
     total = _stored_total(domain.id, known)
     if total is None:
         # Counted by the page's own query (a window over the same join), or alone past the last page.
@@ -36,12 +40,15 @@ def search_products(domain_id, site_id, known, limit, offset, sort=None):
 
 
 def _stored_total(domain_id, known):
-    """The total from the stored counts, when at most one attribute is known (else None)."""
+    """The total from the stored counts, when at most one attribute is known, or two whose overlap
+    is stored (else None)."""
     if not known:
         row = FinderDomain.get_or_none(FinderDomain.domain_id == domain_id)
         return row.child_products if row else 0
     if len(known) == 1 or known[0].total == 0:
         return known[0].total  # values of one attribute never share a product: their counts add up
+    if len(known) == 2 and known[1].overlap is not None:
+        return known[1].overlap
     return None
 
 

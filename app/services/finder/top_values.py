@@ -6,13 +6,15 @@ Three ways, cheapest first, each exact:
 - one known attribute: its popular values' stored pair counts (FinderPairFacet) plus, for its rare
   values, a count over their few products; values of one attribute never share a product, so the
   two parts add up;
-- several: a count over the products of the smallest known attribute (matching.py).
+- several: a count over the products of the smallest known attribute (matching.py), once the
+  stored pair counts have dropped the known attributes all its products match (`narrowed`: a
+  brand known with its model), so the common cascade step of a brand and a model is the second way.
 """
 from dataclasses import dataclass
 
 from app.db import db
 from app.services.finder.domains import known_attributes, require_attribute, require_domain_sizing
-from app.services.finder.matching import PA, marks, matching_from, sized_from
+from app.services.finder.matching import PA, marks, matching_from, narrowed, sized_from
 
 ORDER = "ORDER BY metric DESC, value_name, value_id LIMIT {p}"
 
@@ -25,10 +27,10 @@ class TopValue:
 
 
 def top_values(domain_id, attribute_id, known, limit):
-    domain, sizes = require_domain_sizing(domain_id, known)
+    domain, sizes, pairs = require_domain_sizing(domain_id, known)
     require_attribute(domain, attribute_id, "attribute_id")
     known = sized_from(known_attributes(domain, known), sizes)
-    if any(k.total == 0 for k in known):
+    if any(k.total == 0 for k in known) or (known := narrowed(known, pairs)) is None:
         return []
     if not known:
         sql, params = _stored(domain.id, attribute_id)
