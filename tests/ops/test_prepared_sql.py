@@ -101,3 +101,33 @@ def test_an_item_read_with_the_token_serves_only_its_own_request(client, run_db,
     assert client.get("/items/MLA100/compatibilities", headers=bearer(token)).status_code == 401
     load_bundle({"items": [{**next(i for i in base_bundle()["items"] if i["id"] == "MLA100"), "title": "Otro"}]})
     assert client.get("/items/MLA100", headers=AUTH).get_json()["title"] == "Otro"
+
+
+def test_prepared_instances_are_what_model_raw_builds(run_db, load_bundle):
+    """Fields through their python_value, aliases and joined columns as attributes, nothing dirty,
+    and the same on a second run (the column mapping kept from the first)."""
+    from peewee import JOIN
+
+    from app.models import Site
+    from app.prepared_rows import prepared_instances
+
+    load_bundle(base_bundle())
+
+    def build():
+        return (Item.select(Item, Site.language, Item.seller.alias("seller_alias"))
+                .join(Site, JOIN.LEFT_OUTER, on=(Item.site == Site.id))
+                .where(Item.seller == param("seller")).order_by(Item.id))
+
+    def both(seller):
+        sql, params = prepared("instances_vs_raw", build, {"seller": seller})
+        return (run_db(lambda: prepared_instances(Item, "instances_vs_raw", build, {"seller": seller})),
+                run_db(lambda: list(Item.raw(sql, *params))))
+
+    for _ in range(2):
+        ours, raw = both(SELLER)
+        assert len(ours) == len(raw) > 1
+        for mine, theirs in zip(ours, raw, strict=True):
+            assert mine.__data__ == theirs.__data__
+            assert (mine.language, mine.seller_alias) == (theirs.language, theirs.seller_alias)
+            assert mine.language and mine._dirty == set()
+    assert both(-1) == ([], [])

@@ -4,22 +4,22 @@ from collections import namedtuple
 
 from peewee import JOIN
 
-from app.db import param, prepared
+from app.db import param
 from app.models import AccessToken, Item, Site
+from app.prepared_rows import prepared_instances
 
 
 def access_token_row(token_hash):
     """The token's (user, application, expires_at, revoked), or None for an unknown hash."""
-    sql, params = prepared("access_token", lambda: AccessToken.select(
+    return next(iter(prepared_instances(AccessToken, "access_token", lambda: AccessToken.select(
         AccessToken.user, AccessToken.application, AccessToken.expires_at, AccessToken.revoked).where(
-        AccessToken.token_hash == param("hash")), {"hash": token_hash})
-    return next(iter(AccessToken.raw(sql, *params)), None)
+        AccessToken.token_hash == param("hash")), {"hash": token_hash})), None)
 
 
 def item_row(item_id):
     """The item, every column, or None."""
-    sql, params = prepared("item_by_id", lambda: Item.select().where(Item.id == param("id")), {"id": item_id})
-    return next(iter(Item.raw(sql, *params)), None)
+    return next(iter(prepared_instances(Item, "item_by_id", lambda: Item.select().where(Item.id == param("id")),
+                                        {"id": item_id})), None)
 
 
 # Aliased: the item's columns share the row.
@@ -32,12 +32,11 @@ def access_token_and_item_rows(token_hash, item_id):
     """(token, item) in one statement, for a route with an item in its path: the token's row as
     access_token_row() reads it, and the item's (every column and its site's `language`, as
     items.queries.item_with_language() reads it) or None. (None, None) for an unknown hash."""
-    sql, params = prepared("access_token_and_item", lambda: AccessToken.select(
+    row = next(iter(prepared_instances(Item, "access_token_and_item", lambda: AccessToken.select(
         *(field.alias(name) for name, field in TOKEN_COLUMNS), Item, Site.language)
         .join(Item, JOIN.LEFT_OUTER, on=(Item.id == param("item")))
         .join(Site, JOIN.LEFT_OUTER, on=(Item.site == Site.id))
-        .where(AccessToken.token_hash == param("hash")), {"hash": token_hash, "item": item_id})
-    row = next(iter(Item.raw(sql, *params)), None)
+        .where(AccessToken.token_hash == param("hash")), {"hash": token_hash, "item": item_id})), None)
     if row is None:
         return None, None
     token = TokenRow(*(field.python_value(getattr(row, name)) for name, field in TOKEN_COLUMNS))
