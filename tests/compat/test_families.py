@@ -85,3 +85,58 @@ def test_count_is_two_prepared_statements_after_the_token_check(client, loaded, 
                  ).get_json() == {"count": 4}
     assert count(client, {"id": "BRAND", "value_id": "60249"}, {"id": "MODEL", "value_name": "Hilux"}
                  ).get_json() == {"count": 0}
+
+
+
+def test_count_reads_the_most_selective_attribute_and_looks_the_others_up(run_db, loaded, monkeypatch):
+    """The count is prepared: PostgreSQL's generic plan cannot tell a model from a brand, and
+    joined it merge-joined the brand's whole index range (30,200 rows at 1,000,000 products).
+    Whatever the values, its plan holds no join: the other attributes are per-product lookups."""
+    from psycopg import sql as pgsql
+
+    from app.db import db, is_postgres, prepared
+    from app.services.compat import families, queries
+
+    seen = []
+    execute = queries.execute_prepared
+
+    def recording(key, build, values):
+        seen.append(prepared(key, build, values))
+        return execute(key, build, values)
+
+    monkeypatch.setattr(queries, "execute_prepared", recording)
+    gol_2010 = [{"id": "MODEL", "value_name": "Gol"}, {"id": "VEHICLE_YEAR", "value_id": "2010"},
+                {"id": "BRAND", "value_ids": ["60249", "1"]}]
+    assert run_db(families.count_family_products, "MLA-CARS_AND_VANS", gol_2010, 200).count == 2
+    count_sql, params = seen[-1]
+
+    def plan():
+        if not is_postgres():
+            return " ".join(row[-1] for row in db.execute_sql("EXPLAIN QUERY PLAN " + count_sql, params))
+        numbered = count_sql
+        for n in range(1, len(params) + 1):
+            numbered = numbered.replace("%s", f"${n}", 1)
+        raw = db.connection()
+        raw.execute("SET plan_cache_mode = force_generic_plan")
+        types = ", ".join({bool: "boolean", int: "integer", str: "text"}[type(p)] for p in params)
+        raw.execute(f"PREPARE family_count_plan ({types}) AS {numbered}")
+        try:
+            arguments = pgsql.SQL(", ").join(pgsql.Literal(p) for p in params).as_string(raw)
+            (shown,), = raw.execute(f"EXPLAIN (FORMAT JSON) EXECUTE family_count_plan({arguments})")
+            return shown[0]["Plan"]
+        finally:
+            raw.execute("DEALLOCATE family_count_plan")
+            raw.execute("RESET plan_cache_mode")
+
+    def nodes(node):
+        yield node
+        for child in node.get("Plans", ()):
+            yield from nodes(child)
+
+    shown = run_db(plan)
+    if isinstance(shown, dict):  # PostgreSQL's JSON plan
+        kinds = [(node["Node Type"], node.get("Parent Relationship")) for node in nodes(shown)]
+        assert not any("Join" in kind or kind == "Nested Loop" for kind, _ in kinds), kinds
+        assert [relation for _, relation in kinds].count("SubPlan") == 2, kinds
+    else:
+        assert shown.count("CORRELATED SCALAR SUBQUERY") == 2, shown

@@ -1,7 +1,7 @@
 """The compatibility queries every list (endpoint 12) runs, prepared (app.db.prepared): compiled
 by peewee once, run with each request's values; the list's rows are read from the cursor as
 dicts, without building model instances."""
-from peewee import JOIN, SQL, Case, fn
+from peewee import JOIN, OP, SQL, Case, Expression, fn
 
 from app.db import execute_prepared, param
 from app.models import Claim, Compatibility, Domain, Order, Product, ProductAttribute
@@ -88,17 +88,23 @@ def _matching(column, params):
     return column == params[0] if len(params) == 1 else column.in_(params)
 
 
-def _family_rows(pa, a, n_ids, n_keys):
-    """The ProductAttribute rows (in `pa`) of the a-th attribute of a family: params `domain`,
-    `a{a}` (the attribute id), `a{a}id{k}` and `a{a}key{k}` (its value ids and value keys)."""
+def _family_values(pa, a, n_ids, n_keys):
+    """The a-th attribute's value test on `pa`: params `a{a}id{k}` and `a{a}key{k}` (its value ids
+    and value keys)."""
     condition = None
     if n_ids:
         condition = _matching(pa.value_id, [param(f"a{a}id{k}") for k in range(n_ids)])
     if n_keys:
         by_key = _matching(pa.value_key, [param(f"a{a}key{k}") for k in range(n_keys)])
         condition = by_key if condition is None else (condition | by_key)
+    return condition
+
+
+def _family_rows(pa, a, n_ids, n_keys):
+    """The ProductAttribute rows (in `pa`) of the a-th attribute of a family: params `domain`,
+    `a{a}` (the attribute id) and the values of _family_values."""
     return ((pa.domain_id == param("domain")) & (pa.is_child == True)  # noqa: E712
-            & (pa.attribute_id == param(f"a{a}")) & condition)
+            & (pa.attribute_id == param(f"a{a}")) & _family_values(pa, a, n_ids, n_keys))
 
 
 def family_probes(shape, values, probe):
@@ -118,13 +124,20 @@ def family_probes(shape, values, probe):
 
 
 def family_count(shape, order, values):
-    """The number of child products a family selects, the join starting from the attribute
-    order[0] (the most selective) and looking the others up in the same product's index entries."""
+    """The number of child products a family selects: the rows of the attribute order[0] (the most
+    selective), each product's other attributes tested by a correlated subquery, one lookup in
+    the unique (product, attribute_id) index each (a product's rows share its domain and child flag).
+
+    Not a join: the statement is prepared, and PostgreSQL's generic plan cannot tell a model from a
+    brand, so it merge-joined the brand's whole index range (30,200 rows at 1,000,000 products,
+    9.4 ms, EXPLAIN ANALYZE in the README) where the subqueries read the model's 200 (0.5 ms)."""
     def build():
         base = ProductAttribute.alias("fa0")
         query = base.select(fn.COUNT(1)).where(_family_rows(base, order[0], *shape[order[0]]))
         for n, a in enumerate(order[1:], 1):
             pa = ProductAttribute.alias(f"fa{n}")
-            query = query.join(pa, on=((pa.product == base.product) & _family_rows(pa, a, *shape[a])))
+            match = pa.select(SQL("1")).where((pa.product == base.product) & (pa.attribute_id == param(f"a{a}"))
+                                              & _family_values(pa, a, *shape[a]))
+            query = query.where(Expression(match, OP.IS_NOT, None))
         return query
     return execute_prepared(("family_count", shape, order), build, values).fetchone()[0] or 0
