@@ -1,7 +1,6 @@
 """The application factory: config, database, API, blueprints, hooks and CLI, in that order."""
 import logging
 
-from flask import Flask
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -9,6 +8,7 @@ from app import cli
 from app.api import register_blueprints
 from app.config import load_settings
 from app.db import default_sqlite_url, install, make_database
+from app.flask_app import ServiceFlask
 from app.http import compression, hooks
 from app.http.ratelimit import limiter
 from app.http.smorest import Api
@@ -23,8 +23,8 @@ shared by every endpoint: JSON bodies, JSONP with `callback`, the error object
 def create_app(config=None):
     # The app's only static files are Swagger UI's, from the pinned swagger-ui-bundle package: /docs
     # then works offline and shows the version we tested, never whatever a CDN serves today.
-    app = Flask(__name__, instance_relative_config=True, static_folder=str(swagger_ui_path),
-                static_url_path="/docs/assets")
+    app = ServiceFlask(__name__, instance_relative_config=True, static_folder=str(swagger_ui_path),
+                       static_url_path="/docs/assets")
     app.config.update(load_settings(overrides=config))
     app.config.update(
         API_TITLE="Marketplace listings API",

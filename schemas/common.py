@@ -17,6 +17,46 @@ class DictSchema(ma.Schema):
         return super().get_attribute(obj, attr, default)
 
 
+class DirectAccess:
+    """A schema mixin that reads each field's value straight from the object (`dict.get` for a
+    dict, `getattr` otherwise) and hands it to the field's own `_serialize`: the same answer as
+    marshmallow's dump, without its accessor chain per field (`serialize`, `get_value`,
+    `get_attribute`, `utils.get_value`), which was half of dumping an item (0.085 ms of an item
+    read's 0.38 in-process). For flat schemas only: a dotted `attribute`, or a field that reads no
+    attribute (Method, Function, Constant), keeps marshmallow's own path."""
+
+    def _serialize(self, obj, *, many=False):
+        if many and obj is not None:
+            return [self._serialize(each) for each in obj]
+        plan = self.__dict__.get("_direct_plan")
+        if plan is None:
+            plan = self._direct_plan = _direct_plan(self.dump_fields)
+        if not plan:
+            return super()._serialize(obj, many=many)
+        get = obj.get if isinstance(obj, dict) else (lambda attribute, default: getattr(obj, attribute, default))
+        answer = {}
+        for key, attribute, field in plan:
+            value = get(attribute, ma.missing)
+            if value is ma.missing:
+                default = field.dump_default
+                value = default() if callable(default) else default
+                if value is ma.missing:
+                    continue
+            answer[key] = field._serialize(value, attribute, obj)
+        return answer
+
+
+def _direct_plan(dump_fields):
+    """(key, attribute, field) per field, or () when a field needs marshmallow's own path."""
+    plan = []
+    for name, field in dump_fields.items():
+        attribute = field.attribute or name
+        if not field._CHECK_ATTRIBUTE or "." in attribute:
+            return ()
+        plan.append((field.data_key if field.data_key is not None else name, attribute, field))
+    return tuple(plan)
+
+
 class Inline(fields.Nested):
     """A nested object whose fields are read from the object being dumped itself: `paging` from
     a page, `seller: {id}` from an item row."""

@@ -5,7 +5,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from schemas.bundle import ITEM_STATUSES
-from schemas.common import DictSchema, PagingQuerySchema, StrictSchema, page_envelope
+from schemas.common import DictSchema, DirectAccess, PagingQuerySchema, StrictSchema, page_envelope
 
 SEARCH_TAGS = ("incomplete_compatibilities", "pending_compatibilities")
 CARD_FILTERS = ("REPUTATION", "SUGGESTED")
@@ -22,13 +22,13 @@ class UtcDateTime(fields.DateTime):
         return value.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-class AttributeValueSchema(ma.Schema):
+class AttributeValueSchema(DirectAccess, ma.Schema):
     id = fields.String(allow_none=True)
     name = fields.String(allow_none=True)
     struct = fields.Raw(allow_none=True)
 
 
-class ItemAttributeSchema(DictSchema):
+class ItemAttributeSchema(DirectAccess, DictSchema):
     """A stored attribute: every key is answered, null (values: []) when the seller left it out."""
     id = fields.String(dump_default=None, metadata={"example": "HAS_COMPATIBILITIES"})
     name = fields.String(allow_none=True, dump_default=None, metadata={"example": "Tiene compatibilidades"})
@@ -38,7 +38,7 @@ class ItemAttributeSchema(DictSchema):
     value_type = fields.String(allow_none=True, dump_default=None, metadata={"example": "boolean"})
 
 
-class ItemSchema(ma.Schema):
+class ItemSchema(DirectAccess, ma.Schema):
     id = fields.String(metadata={"description": "Item identifier", "example": "MLA100"})
     site_id = fields.String(metadata={"description": "Site of the listing", "example": "MLA"})
     title = fields.String(metadata={"description": "Title of the listing"})
