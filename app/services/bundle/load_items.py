@@ -20,6 +20,7 @@ from app.models import (
 )
 from app.models.base import utcnow
 from app.services import history
+from app.services.bundle.bulk import references_locked
 from app.services.bundle.load import upsert
 from app.services.bundle.lookup import chunks
 from app.services.bundle.refs_items import chart_row_ids
@@ -105,8 +106,9 @@ def load_compatibilities(records, ctx):
     # A new id cannot be stored yet and the replaced rows are gone, so those rows are plain
     # INSERTs (COPY on PostgreSQL) rather than upserts.
     now = utcnow()
-    insert_rows(Compatibility, COMPATIBILITY_FIELDS,
-                [row if row[-1] is not None else (*row[:-1], now) for row in rows if row[0] in fresh])
+    new_rows = [row if row[-1] is not None else (*row[:-1], now) for row in rows if row[0] in fresh]
+    with references_locked(Compatibility, COMPATIBILITY_FIELDS, new_rows):
+        insert_rows(Compatibility, COMPATIBILITY_FIELDS, new_rows)
     upsert(Compatibility, COMPATIBILITY_FIELDS, [row for row in rows if row[0] not in fresh], ["id"],
            keep_when_missing=("date_created",))
 
