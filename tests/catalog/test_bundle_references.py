@@ -8,6 +8,7 @@ from app.db import db, is_postgres, write_transaction
 from app.models import Compatibility
 from app.services.bundle import bulk, import_bundle
 from app.services.bundle.load_items import COMPATIBILITY_FIELDS
+from app.services.bundle.sql import insert_rows
 from tests.bundle_data import full_bundle
 from tests.bundles import vehicle_products
 from tests.helpers import recorded_statements
@@ -51,8 +52,12 @@ def recorded_load(bundle):
 
 
 def _new_rows(item_id, product_id):
-    return [(f"00000000-0000-7000-8000-{n:012d}", item_id, product_id, False, "MLA-CARS_AND_VANS", "SELLER",
-             "DEFAULT", None, None, None, "2026-01-01 00:00:00") for n in range(1)]
+    return [("00000000-0000-7000-8000-000000000001", item_id, product_id, False, "MLA-CARS_AND_VANS", "SELLER",
+             "DEFAULT", None, None, None, "2026-01-01 00:00:00")]
+
+
+def bulk_insert(rows):
+    insert_rows(Compatibility, COMPATIBILITY_FIELDS, rows)
 
 
 def test_a_reference_missing_at_copy_time_fails_and_writes_nothing(load_bundle, run_db, monkeypatch):
@@ -68,11 +73,6 @@ def test_a_reference_missing_at_copy_time_fails_and_writes_nothing(load_bundle, 
             with bulk.references_locked(Compatibility, COMPATIBILITY_FIELDS, rows):
                 bulk_insert(rows)
 
-    from app.services.bundle.sql import insert_rows
-
-    def bulk_insert(rows):
-        insert_rows(Compatibility, COMPATIBILITY_FIELDS, rows)
-
     with pytest.raises(IntegrityError, match="MLA-NO-SUCH-ITEM"):
         run_db(copy, _new_rows("MLA-NO-SUCH-ITEM", child))
     with pytest.raises(IntegrityError, match="MLA-NO-SUCH-PRODUCT"):
@@ -87,7 +87,7 @@ def test_a_reference_missing_at_copy_time_fails_and_writes_nothing(load_bundle, 
             Compatibility.insert(id="00000000-0000-7000-8000-999999999999", item="MLA103",
                                  product="MLA-NO-SUCH-PRODUCT", domain_id=None).execute()
 
-    with pytest.raises(IntegrityError):
+    with pytest.raises(IntegrityError, match="foreign key"):
         run_db(row_checks_back_on)
     assert run_db(stored) == before
 
