@@ -1,4 +1,5 @@
-"""Which tables a large import analyses on PostgreSQL: those it wrote and grew by a quarter or more."""
+"""Which tables a large import analyses on PostgreSQL: those it wrote and grew by a quarter or more;
+the VACUUM after a large product load samples only the rest of its tables."""
 import app.services.bundle as bundle
 
 
@@ -31,3 +32,20 @@ def test_a_chunk_that_grows_a_large_table_little_does_not_sample_it_again(monkey
 
 def test_small_imports_analyse_nothing(monkeypatch):
     assert analysed(monkeypatch, {"compatibilities": [{}] * 10}, {}) == []
+
+
+def test_the_vacuum_after_a_product_load_samples_only_what_the_transaction_did_not(monkeypatch):
+    fake = RecordingDb()
+    fake.in_transaction = lambda: False
+    monkeypatch.setattr(bundle, "db", fake)
+    monkeypatch.setattr(bundle, "is_postgres", lambda: True)
+    products = {"products": [{}] * 100_000}
+    bundle._vacuum_after_bulk_load(products, ["product", "finder_domain", "finder_facet", "finder_pair_facet"])
+    assert fake.statements == ['VACUUM (ANALYZE) "product_attribute"',
+                               'VACUUM "product", "finder_facet", "finder_pair_facet"']
+    fake.statements.clear()
+    bundle._vacuum_after_bulk_load(products)
+    assert fake.statements == ['VACUUM (ANALYZE) "product", "product_attribute", "finder_facet", "finder_pair_facet"']
+    fake.statements.clear()
+    bundle._vacuum_after_bulk_load({"products": [{}] * 10})
+    assert fake.statements == []

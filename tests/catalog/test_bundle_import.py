@@ -308,3 +308,26 @@ def test_fast_compatibility_check_agrees_with_the_schema():
                    {"item_id": "I", "product_id": "P", "restrictions": [
                        {**restriction, "attribute_values": [{"values": [{"value_id": "1", "value_name": ""}]}]}]}]:
         assert BundleCompatibilitySchema.fast_load(record) is None
+
+
+def test_compatibilities_without_an_id_get_time_ordered_uuids(load_bundle, run_db):
+    """Version 7: each import's new ids sort after the ones before it (the primary key is appended
+    to, not rewritten all over), and a compatibility that keeps its (item, product) keeps its id."""
+    import time
+    import uuid
+
+    from app.models import Compatibility
+
+    bundle = full_bundle()
+    load_bundle(bundle)
+    first = dict(run_db(lambda: {(c.item_id, c.product_id): c.id for c in Compatibility.select()}))
+    made = first[("MLA100", "MLA90002")]
+    assert first[("MLA100", "MLA90001")] == bundle["compatibilities"][0]["id"]  # given ids stay as given
+    assert uuid.UUID(made).version == 7 and str(uuid.UUID(made)) == made
+    time.sleep(0.002)
+    load_bundle({"compatibilities": [{"item_id": "MLA100", "product_id": "MLA90002"},
+                                     {"item_id": "MLA101", "product_id": "MLA90002"}]})
+    second = dict(run_db(lambda: {(c.item_id, c.product_id): c.id for c in Compatibility.select()}))
+    assert second[("MLA100", "MLA90002")] == made
+    later = second[("MLA101", "MLA90002")]
+    assert uuid.UUID(later).version == 7 and later > max(first[("MLA100", "MLA90002")], first[("MLA102", None)])
