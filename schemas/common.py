@@ -35,25 +35,25 @@ class DirectAccess:
             return super()._serialize(obj, many=many)
         get = obj.get if isinstance(obj, dict) else (lambda attribute, default: getattr(obj, attribute, default))
         answer = {}
-        for key, attribute, field in plan:
+        for name, key, attribute, field in plan:
             value = get(attribute, ma.missing)
             if value is ma.missing:
                 default = field.dump_default
                 value = default() if callable(default) else default
                 if value is ma.missing:
                     continue
-            answer[key] = field._serialize(value, attribute, obj)
+            answer[key] = field._serialize(value, name, obj)
         return answer
 
 
 def _direct_plan(dump_fields):
-    """(key, attribute, field) per field, or () when a field needs marshmallow's own path."""
+    """(name, key, attribute, field) per field, or () when a field needs marshmallow's own path."""
     plan = []
     for name, field in dump_fields.items():
         attribute = field.attribute or name
         if not field._CHECK_ATTRIBUTE or "." in attribute:
             return ()
-        plan.append((field.data_key if field.data_key is not None else name, attribute, field))
+        plan.append((name, field.data_key if field.data_key is not None else name, attribute, field))
     return tuple(plan)
 
 
