@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from peewee import ForeignKeyField, IntegrityError
 
 from app.db import db, is_postgres
+from app.services.bundle.sql import any_of
 
 MIN_ROWS = 10_000  # below this the indexes are kept whatever the table's size
 MAINTENANCE_WORK_MEM = "256MB"
@@ -118,9 +119,9 @@ def references_locked(model, fields, rows):
         found = set()
         values = sorted(wanted)  # a fixed order: two imports lock shared rows in the same order
         for start in range(0, len(values), LOCK_CHUNK):
+            where, params = any_of(f'"{column}"', values[start:start + LOCK_CHUNK])
             found.update(v for (v,) in db.execute_sql(
-                f'SELECT "{column}" FROM "{target}" WHERE "{column}" = ANY(%s) ORDER BY "{column}" FOR KEY SHARE',
-                (values[start:start + LOCK_CHUNK],)).fetchall())
+                f'SELECT "{column}" FROM "{target}" WHERE {where} ORDER BY "{column}" FOR KEY SHARE', params).fetchall())
         missing = wanted - found
         if missing:
             raise IntegrityError(f'insert or update on table "{table}" violates foreign key constraint: '

@@ -1,0 +1,52 @@
+"""The importer's keyed lookups (bundle/sql.py, `select_in`): every stored key is found whatever it
+holds; on PostgreSQL plain text keys go as one string split by the server (`any_of`), any other
+list as an array."""
+import pytest
+
+from app.db import is_postgres
+from app.models import Domain, Site
+from app.services.bundle.sql import any_of, select_in
+from tests.bundle_data import full_bundle
+from tests.helpers import recorded_statements
+
+ODD_IDS = ["MLA-A,B", "", "MLA-{X}", 'MLA-"Q"', "MLA-\\Z", "MLA-Ñandú"]
+
+
+def store_odd_domains():
+    for domain_id in ODD_IDS:
+        Domain.create(id=domain_id, site=Site.get().id, name=f"odd {domain_id!r}")
+
+
+def looked_up(keys):
+    with recorded_statements() as seen:
+        found = sorted(key for (key,) in select_in(Domain, ["id"], "id", keys))
+    return found, seen
+
+
+@pytest.mark.parametrize("keys", [ODD_IDS, ["MLA-A,B"], [""], ["MLA-{X}", 'MLA-"Q"', "MLA-\\Z", "MLA-Ñandú"]],
+                         ids=["all", "comma", "empty", "quotes-braces-backslash"])
+def test_every_stored_key_is_found_whatever_it_holds(load_bundle, run_db, keys):
+    load_bundle(full_bundle())
+    run_db(store_odd_domains)
+    found, _ = run_db(looked_up, keys + ["MLA-NOT-STORED"])
+    assert found == sorted(keys)
+
+
+def test_plain_text_keys_go_as_one_string_on_postgresql(load_bundle, run_db):
+    load_bundle(full_bundle())
+    stored = sorted(key for (key,) in run_db(lambda: list(Domain.select(Domain.id).tuples())))
+    found, seen = run_db(looked_up, stored + ["MLA-NOT-STORED"])
+    assert found == stored
+    if run_db(is_postgres):
+        assert len(seen) == 1 and "string_to_array" in seen[0]
+
+
+@pytest.mark.parametrize("values, split", [
+    (["a", "b"], True), (["a,b", "c"], False), (["", "c"], False), ([1, 2], False), (["a", 2], False)])
+def test_any_of_splits_only_texts_that_the_split_gives_back(values, split):
+    sql, params = any_of('"id"', values)
+    assert ("string_to_array" in sql) is split
+    if split:
+        assert params == (",".join(values),) and params[0].split(",") == values
+    else:
+        assert params == (values,)
