@@ -23,20 +23,40 @@ def prepared_instances(model, key, build, values):
         columns = _resolve(model, [column[0] for column in cursor.description])
         if len(_columns) < MAX_PREPARED:
             _columns[cache_key] = columns
+    fields, extras = columns
     instances = []
     for row in cursor.fetchall():
-        instance = model(__no_default__=1, **{
-            name: value if convert is None or value is None else convert(value)
-            for (name, convert), value in zip(columns, row, strict=True)})
-        instance._dirty.clear()
-        instances.append(instance)
+        instances.append(_instance(model, fields, extras, row))
     return instances
 
 
+def _instance(model, fields, extras, row):
+    """What `model(__no_default__=1, **values)` then `_dirty.clear()` make of a row, without going
+    through each field's descriptor: a stored row's values go straight into `__data__`, as the
+    descriptors would put them (a foreign key's raw id included: no related instance is cached),
+    and nothing is dirty. Built through the descriptors, the item read spent more on this than
+    on its query (README, Benchmarks)."""
+    instance = model.__new__(model)
+    instance.__data__ = {name: value if convert is None or value is None else convert(value)
+                         for name, convert, at in fields for value in (row[at],)}
+    instance._dirty = set()
+    instance.__rel__ = {}
+    for name, at in extras:
+        setattr(instance, name, row[at])
+    return instance
+
+
 def _resolve(model, names):
-    fields = model._meta.combined
-    columns = [(fields[name].name, fields[name].python_value) if name in fields else (name, None)
-               for name in names]
-    if len({name for name, _ in columns}) != len(columns):
+    """([(field name, python_value, position)], [(attribute name, position)]): the columns that
+    are model fields, and the others (aliases, joined columns), which become plain attributes."""
+    combined = model._meta.combined
+    fields, extras = [], []
+    for at, name in enumerate(names):
+        if name in combined:
+            fields.append((combined[name].name, combined[name].python_value, at))
+        else:
+            extras.append((name, at))
+    attribute_names = [name for name, _, _ in fields] + [name for name, _ in extras]
+    if len(set(attribute_names)) != len(attribute_names):
         raise ValueError(f"prepared_instances: two columns of {model.__name__} share a name: {names}")
-    return columns
+    return fields, extras
