@@ -64,11 +64,22 @@ def read_json(data):
                        [{"code": "invalid_json", "message": message, "field": "json"}]) from None
 
 
+def has_body(environ):
+    """Whether the request carries a body, told from its headers without touching the input: a
+    request with neither a Content-Length above 0 nor a chunked Transfer-Encoding has none (RFC 9112,
+    6.3), and gunicorn reads it as empty. The hooks that look at bodies skip the rest (most requests
+    are GETs) instead of setting up werkzeug's stream to read nothing."""
+    length = environ.get("CONTENT_LENGTH")
+    return bool(length and length != "0") or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+
+
 def enforce_size_limit():
     """before_request: 413 for a chunked body (no Content-Length) above MAX_CONTENT_LENGTH.
 
     werkzeug checks Content-Length up front, but a chunked body it cuts at the limit and hands on the
     first part as if it were the whole body, which then fails as "Invalid JSON body"."""
+    if not has_body(request.environ):
+        return
     limit = request.max_content_length
     if limit is None or request.content_length is not None:
         return

@@ -16,6 +16,8 @@ def reject_nul_characters():
     at the door rather than let a driver error become a 500 deep inside a view (and SQLite store
     what PostgreSQL would refuse). Lone surrogates too: neither driver can encode them."""
     found = "\x00" in request.path or b"%00" in request.query_string
+    if not found and not bodies.has_body(request.environ):
+        return
     # Any body may be read as JSON whatever its Content-Type (app/http/bodies.py), so look at all;
     # read before `request.form`, which would otherwise consume it.
     data = request.get_data(cache=True)

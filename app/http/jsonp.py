@@ -14,8 +14,10 @@ NOT_FORWARDED = {"content-length"}
 
 def read_callback():
     """Checked before the view runs, so a request with a bad callback changes nothing."""
-    callback = request.args.get("callback")
     g.jsonp_callback = None
+    if not request.environ.get("QUERY_STRING"):  # no arguments to parse
+        return
+    callback = request.args.get("callback")
     if callback is None:
         return
     # fullmatch: `$` alone would let a trailing newline through ("cb\n").

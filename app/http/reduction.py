@@ -3,6 +3,8 @@ from flask import current_app, request
 
 
 def reduce_fields(response):
+    if not request.environ.get("QUERY_STRING"):  # no arguments to parse
+        return response
     names = request.args.get("attributes")
     if not names or response.status_code >= 400 or not response.is_json:
         return response

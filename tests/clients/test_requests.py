@@ -61,6 +61,13 @@ def test_chunked_body_within_the_limit_is_read_whole(live):
     assert (status, body) == (200, {"created_compatibilities_count": 1})
 
 
+def test_nul_in_a_chunked_body_is_refused(live):
+    # No Content-Length: the body is known from Transfer-Encoding alone (app/http/bodies.has_body).
+    status, body = post_chunked(live, "/items/MLA101/compatibilities", ADD.replace(b"DEFAULT", b"DEF\\u0000"),
+                                SELLER_H)
+    assert (status, body["error"]) == (400, "invalid_characters"), body
+
+
 def test_token_in_the_query_string_is_refused_saying_to_send_the_header(client):
     response = client.get("/items/MLA100", query_string={"access_token": TOKENS[SELLER]})
     body = response.get_json()
