@@ -103,6 +103,10 @@ def test_an_item_read_with_the_token_serves_only_its_own_request(client, run_db,
     assert client.get("/items/MLA100", headers=AUTH).get_json()["title"] == "Otro"
 
 
+def first_site(rows):
+    return rows[0].site.id, rows[0].site.language
+
+
 def test_prepared_instances_are_what_model_raw_builds(run_db, load_bundle):
     """Fields through their python_value, aliases and joined columns as attributes, nothing dirty
     or cached, and the same on a second run (the column mapping kept from the first)."""
@@ -132,6 +136,5 @@ def test_prepared_instances_are_what_model_raw_builds(run_db, load_bundle):
             assert mine.language and mine._dirty == set()
             assert type(mine) is Item and mine.__rel__ == theirs.__rel__ == {}
         # A foreign key holds the raw id, and its related row is read when asked for, as peewee's own.
-        assert run_db(lambda: (ours[0].site.id, ours[0].site.language)) == \
-            run_db(lambda: (raw[0].site.id, raw[0].site.language))
+        assert run_db(first_site, ours) == run_db(first_site, raw)
     assert both(-1) == ([], [])

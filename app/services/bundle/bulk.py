@@ -120,8 +120,8 @@ def references_locked(model, fields, rows):
         values = sorted(wanted)  # a fixed order: two imports lock shared rows in the same order
         for start in range(0, len(values), LOCK_CHUNK):
             where, params = any_of(f'"{column}"', values[start:start + LOCK_CHUNK])
-            found.update(v for (v,) in db.execute_sql(
-                f'SELECT "{column}" FROM "{target}" WHERE {where} ORDER BY "{column}" FOR KEY SHARE', params).fetchall())
+            sql = f'SELECT "{column}" FROM "{target}" WHERE {where} ORDER BY "{column}" FOR KEY SHARE'
+            found.update(v for (v,) in db.execute_sql(sql, params).fetchall())
         missing = wanted - found
         if missing:
             raise IntegrityError(f'insert or update on table "{table}" violates foreign key constraint: '
