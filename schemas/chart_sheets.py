@@ -2,7 +2,7 @@
 import marshmallow as ma
 from marshmallow import fields
 
-from schemas.common import DictSchema, StrictSchema
+from schemas.common import DictSchema, DirectAccess, StrictSchema
 from schemas.fields import Choice
 
 
@@ -52,7 +52,7 @@ class UnitSchema(DictSchema):
     name = fields.String()
 
 
-class ValueSchema(DictSchema):
+class ValueSchema(DirectAccess, DictSchema):
     id = IdField(allow_none=True)
     name = fields.String(allow_none=True)
     struct = fields.Raw(allow_none=True)

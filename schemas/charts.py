@@ -3,7 +3,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from schemas.chart_sheets import AttributeInputSchema, ValueSchema
-from schemas.common import DictSchema, StrictSchema, page_envelope
+from schemas.common import DictSchema, DirectAccess, StrictSchema, page_envelope
 from schemas.vocabulary import BRAND, CHART_TYPES, SPECIFIC, STANDARD
 
 MEASURE_TYPES = ["BODY_MEASURE", "CLOTHING_MEASURE"]
@@ -56,19 +56,19 @@ class ChartSearchSchema(StrictSchema):
     main_attribute_id = fields.String(metadata={"description": "Only charts whose size is this attribute"})
 
 
-class ChartAttributeSchema(DictSchema):
+class ChartAttributeSchema(DirectAccess, DictSchema):
     id = fields.String()
     name = fields.String(allow_none=True)
     values = fields.List(fields.Nested(ValueSchema))
 
 
-class ChartRowSchema(DictSchema):
+class ChartRowSchema(DirectAccess, DictSchema):
     id = fields.String(metadata={"description": "<chart_id>:<n>", "example": "426237:1"})
     attributes = fields.List(fields.Nested(ChartAttributeSchema), metadata={
         "description": "The row's values, plus SIZE (the value of the chart's main attribute)"})
 
 
-class ChartSchema(DictSchema):
+class ChartSchema(DirectAccess, DictSchema):
     id = fields.String()
     names = fields.Dict(keys=fields.String(), values=fields.String())
     domain_id = fields.String(metadata={"description": "Without site prefix"})

@@ -2,29 +2,17 @@
 straight from the item: it answers exactly what marshmallow's own dump of ItemSchema answers."""
 import datetime
 
-import marshmallow as ma
-
 from app.data import demo
 from app.models import Item
 from app.services import items
-from schemas.common import DirectAccess
 from schemas.items import AttributeValueSchema, ItemAttributeSchema, ItemSchema
+from tests import helpers
 
 BUENOS_AIRES = datetime.timezone(datetime.timedelta(hours=-3))
 
 
 def marshmallow_dump(schema, obj):
-    """marshmallow's own field-by-field dump, every nested schema included (each of them uses
-    DirectAccess, so each is switched back to marshmallow's `_serialize` for this dump)."""
-    direct = (ItemSchema, ItemAttributeSchema, AttributeValueSchema)
-    assert all(issubclass(cls, DirectAccess) and "_serialize" not in vars(cls) for cls in direct)
-    try:
-        for cls in direct:
-            cls._serialize = ma.Schema._serialize
-        return schema.dump(obj)
-    finally:
-        for cls in direct:
-            del cls._serialize
+    return helpers.marshmallow_dump(schema, obj, (ItemSchema, ItemAttributeSchema, AttributeValueSchema))
 
 
 def test_every_demo_item_dumps_as_marshmallow_dumps_it(load_bundle, run_db):

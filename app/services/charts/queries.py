@@ -2,8 +2,9 @@
 per query shape, run with each request's values."""
 from peewee import JOIN, SQL, Case, fn
 
-from app.db import execute_prepared, param, prepared
+from app.db import execute_prepared, param
 from app.models import CatalogVersion, Chart, ChartDomain, ChartFilterValue, Site, TechnicalSpec
+from app.prepared_rows import prepared_instances
 from app.services.charts.sheets import SPECIFICATIONS
 from schemas.vocabulary import BRAND, SPECIFIC, STANDARD
 
@@ -66,11 +67,10 @@ def search_page(shape, values, offset, limit):
     """A page of the charts a search matches, in answer order; each carries `search_total`, the
     number of matches in all pages (a window count: one query instead of a count and a page), and
     `catalog_version`, which tells whether the sheet the search was checked against is current."""
-    sql, params = prepared(("chart_search_page_version", shape), lambda: (
+    return prepared_instances(Chart, ("chart_search_page_version", shape), lambda: (
         _search_query(shape).select_extend(fn.COUNT(SQL("*")).over().alias("search_total"), _catalog_version())
         .order_by(TYPE_ORDER, Chart.id).limit(param("limit")).offset(param("offset"))),
         {**values, "offset": offset, "limit": limit})
-    return list(Chart.raw(sql, *params))
 
 
 def search_count(shape, values):
