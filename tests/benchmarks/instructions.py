@@ -1,0 +1,99 @@
+"""Instructions per request of benchmarked endpoints, counted by valgrind's callgrind in one process.
+
+    python -m tests.benchmarks.instructions --database-url URL [--requests 500] NAME [NAME ...]
+
+NAME is a scenario's whole name ("GET /items/{id}", "POST /catalog/charts/search"; `--list` prints
+them); the database must hold the benchmark catalog (see tests.benchmarks.profile). The app is
+called as gunicorn's worker calls it (tests.benchmarks.profile.call), warmed up, and only the
+measured requests are counted: instrumentation is switched on and off around them with
+`callgrind_control`. Needs valgrind (`apt-get install valgrind`).
+
+A count, unlike a time, does not move with the host's load or speed: the same code and catalog
+give the same count within a fraction of a percent, so two trees can be compared on a busy or
+unsteady machine. It counts the worker's own instructions (Python, the driver, SQLite's engine);
+a PostgreSQL server's work is in its own process and is not counted, and a count says nothing of
+waiting (I/O, locks, round trips).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+WARM_UP = 300
+
+
+def _scenario(name):
+    from tests.benchmarks import scenarios
+    from tests.benchmarks.catalog import Catalog
+
+    found = {s.name: s for s in scenarios.all_scenarios(Catalog(100_000, 10_000, 1_000_000))}
+    if name not in found:
+        raise SystemExit(f"no scenario is named {name!r}; --list prints them")
+    return found[name]
+
+
+def measured(database_url, name, count):
+    """Inside valgrind: warm up, then run `count` requests with instrumentation on."""
+    from app import create_app
+    from tests.benchmarks.profile import call, environs
+
+    scenario = _scenario(name)
+    if scenario.unique:
+        raise SystemExit("write scenarios change the catalog: measure them through the HTTP benchmark")
+    app = create_app({"DATABASE_URL": database_url, "RATELIMIT_ENABLED": False}).wsgi_app
+    prepared = environs(scenario, app)
+    for n in range(WARM_UP):
+        status, body = call(app, *prepared[n % len(prepared)])
+    problem = scenario.check(status, body.decode())
+    if problem:
+        raise SystemExit(f"{name}: {problem}")
+    toggle = ["callgrind_control", "-i"]
+    subprocess.run([*toggle, "on", str(os.getpid())], check=True, capture_output=True)
+    for n in range(count):
+        call(app, *prepared[n % len(prepared)])
+    subprocess.run([*toggle, "off", str(os.getpid())], check=True, capture_output=True)
+
+
+def count_instructions(database_url, name, count):
+    """Instructions per request of scenario `name`, from a valgrind run of this module."""
+    with tempfile.TemporaryDirectory() as folder:
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--instr-atstart=no",
+             f"--callgrind-out-file={os.path.join(folder, 'callgrind.out')}",
+             sys.executable, "-m", "tests.benchmarks.instructions", "--inside",
+             "--database-url", database_url, "--requests", str(count), name],
+            capture_output=True, text=True, check=False)
+    collected = re.search(r"Collected : ([\d,]+)", run.stderr)
+    if run.returncode != 0 or collected is None:
+        raise SystemExit(f"{name}: valgrind failed:\n{run.stdout[-2000:]}{run.stderr[-2000:]}")
+    return int(collected.group(1).replace(",", "")) // count
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", metavar="NAME")
+    parser.add_argument("--database-url")
+    parser.add_argument("--requests", type=int, default=500)
+    parser.add_argument("--list", action="store_true", help="print the scenarios' names")
+    parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.list:
+        from tests.benchmarks import scenarios
+        from tests.benchmarks.catalog import Catalog
+
+        print("\n".join(s.name for s in scenarios.all_scenarios(Catalog(100_000, 10_000, 1_000_000))))
+        return
+    if not args.database_url or not args.names:
+        parser.error("give --database-url and at least one NAME")
+    if args.inside:
+        measured(args.database_url, args.names[0], args.requests)
+        return
+    for name in args.names:
+        per_request = count_instructions(args.database_url, name, args.requests)
+        print(f"{name}: {per_request:,} instructions per request ({args.requests} requests)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
