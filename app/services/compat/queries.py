@@ -55,7 +55,9 @@ def list_rows(item_id, limit=None, offset=None, claims=False):
                               {"item": item_id, "limit": limit, "offset": offset})
     names = [column[0] for column in cursor.description]
     decode = Compatibility.restrictions.python_value
-    for values in cursor:
+    # fetchall: psycopg 3 loads the rows in one call; iterating its cursor checks the result and
+    # loads one row per call in Python (a tenth of the 200-entry list on PostgreSQL in the profile).
+    for values in cursor.fetchall():
         row = dict(zip(names, values, strict=True))
         row["restrictions"] = decode(row["restrictions"])
         yield row
