@@ -1,9 +1,11 @@
 """Instructions per request of benchmarked endpoints, counted by valgrind's callgrind in one process.
 
     python -m tests.benchmarks.instructions --database-url URL [--requests 500] NAME [NAME ...]
+        [--products 100000] [--items 10000] [--compatibilities 1000000]
 
 NAME is a scenario's whole name ("GET /items/{id}", "POST /catalog/charts/search"; `--list` prints
-them); the database must hold the benchmark catalog (see tests.benchmarks.profile). The app is
+them); the database must hold the benchmark catalog built with the same sizes (see
+tests.benchmarks.profile). The app is
 called as gunicorn's worker calls it (tests.benchmarks.profile.call), warmed up, and only the
 measured requests are counted: instrumentation is switched on and off around them with
 `callgrind_control`. Needs valgrind (`apt-get install valgrind`).
@@ -24,22 +26,22 @@ import tempfile
 WARM_UP = 300
 
 
-def _scenario(name):
+def _scenarios(sizes):
+    """{name: scenario} for a catalog of `sizes` (products, items, compatibilities)."""
     from tests.benchmarks import scenarios
     from tests.benchmarks.catalog import Catalog
 
-    found = {s.name: s for s in scenarios.all_scenarios(Catalog(100_000, 10_000, 1_000_000))}
-    if name not in found:
-        raise SystemExit(f"no scenario is named {name!r}; --list prints them")
-    return found[name]
+    return {s.name: s for s in scenarios.all_scenarios(Catalog(*sizes))}
 
 
-def measured(database_url, name, count):
+def measured(database_url, name, count, sizes):
     """Inside valgrind: warm up, then run `count` requests with instrumentation on."""
     from app import create_app
     from tests.benchmarks.profile import call, environs
 
-    scenario = _scenario(name)
+    scenario = _scenarios(sizes).get(name)
+    if scenario is None:
+        raise SystemExit(f"no scenario is named {name!r}; --list prints them")
     if scenario.unique:
         raise SystemExit("write scenarios change the catalog: measure them through the HTTP benchmark")
     app = create_app({"DATABASE_URL": database_url, "RATELIMIT_ENABLED": False}).wsgi_app
@@ -56,14 +58,15 @@ def measured(database_url, name, count):
     subprocess.run([*toggle, "off", str(os.getpid())], check=True, capture_output=True)
 
 
-def count_instructions(database_url, name, count):
+def count_instructions(database_url, name, count, sizes):
     """Instructions per request of scenario `name`, from a valgrind run of this module."""
     with tempfile.TemporaryDirectory() as folder:
         run = subprocess.run(
             ["valgrind", "--tool=callgrind", "--instr-atstart=no",
              f"--callgrind-out-file={os.path.join(folder, 'callgrind.out')}",
              sys.executable, "-m", "tests.benchmarks.instructions", "--inside",
-             "--database-url", database_url, "--requests", str(count), name],
+             "--database-url", database_url, "--requests", str(count), "--products", str(sizes[0]),
+             "--items", str(sizes[1]), "--compatibilities", str(sizes[2]), name],
             capture_output=True, text=True, check=False)
     collected = re.search(r"Collected : ([\d,]+)", run.stderr)
     if run.returncode != 0 or collected is None:
@@ -76,22 +79,23 @@ def main():
     parser.add_argument("names", nargs="*", metavar="NAME")
     parser.add_argument("--database-url")
     parser.add_argument("--requests", type=int, default=500)
+    parser.add_argument("--products", type=int, default=100_000)
+    parser.add_argument("--items", type=int, default=10_000)
+    parser.add_argument("--compatibilities", type=int, default=1_000_000)
     parser.add_argument("--list", action="store_true", help="print the scenarios' names")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    sizes = (args.products, args.items, args.compatibilities)
     if args.list:
-        from tests.benchmarks import scenarios
-        from tests.benchmarks.catalog import Catalog
-
-        print("\n".join(s.name for s in scenarios.all_scenarios(Catalog(100_000, 10_000, 1_000_000))))
+        print("\n".join(_scenarios(sizes)))
         return
     if not args.database_url or not args.names:
         parser.error("give --database-url and at least one NAME")
     if args.inside:
-        measured(args.database_url, args.names[0], args.requests)
+        measured(args.database_url, args.names[0], args.requests, sizes)
         return
     for name in args.names:
-        per_request = count_instructions(args.database_url, name, args.requests)
+        per_request = count_instructions(args.database_url, name, args.requests, sizes)
         print(f"{name}: {per_request:,} instructions per request ({args.requests} requests)", flush=True)
 
 

@@ -87,7 +87,6 @@ def test_count_is_two_prepared_statements_after_the_token_check(client, loaded, 
                  ).get_json() == {"count": 0}
 
 
-
 def test_count_reads_the_most_selective_attribute_and_looks_the_others_up(run_db, loaded, monkeypatch):
     """The count is prepared: PostgreSQL's generic plan cannot tell a model from a brand, and
     joined it merge-joined the brand's whole index range (30,200 rows at 1,000,000 products).
