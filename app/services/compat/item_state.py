@@ -55,11 +55,16 @@ def _lock(ids):
 
 def _refresh(ids):
     where = Item.id.in_(ids) if ids is not None else True
+    # Both read the (item, product) index alone for rows PostgreSQL knows to be visible: COUNT(*)
+    # needs no column of the row, and the universal setting is the item's one row without a
+    # product (every writer stores it so), found by one probe instead of testing each of the
+    # item's rows. An import's fresh rows are read from the table once instead of twice: the
+    # recount of 500 items after a chunk of 100,000 compatibilities took 654 ms before.
     counts = Item.update(
-        compatibilities_count=Compatibility.select(fn.COUNT(Compatibility.id))
-        .where(Compatibility.item == Item.id),
-        is_universal=fn.EXISTS(Compatibility.select(Compatibility.id)
-                               .where(Compatibility.item == Item.id, Compatibility.universal == True)),  # noqa: E712
+        compatibilities_count=Compatibility.select(fn.COUNT(SQL("*"))).where(Compatibility.item == Item.id),
+        is_universal=fn.EXISTS(Compatibility.select(SQL("1")).where(
+            Compatibility.item == Item.id, Compatibility.product.is_null(),
+            Compatibility.universal == True)),  # noqa: E712
         has_exception=fn.EXISTS(CompatibilityException.select(CompatibilityException.item)
                                 .where(CompatibilityException.item == Item.id)),
         pending_suggestions=Suggestion.select(fn.COUNT(Suggestion.id)).where(Suggestion.item == Item.id),
