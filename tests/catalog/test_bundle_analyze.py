@@ -11,12 +11,12 @@ class RecordingDb:
         self.statements.append(sql)
 
 
-def analysed(monkeypatch, sections, estimates):
+def analysed(monkeypatch, sections, estimates, refreshed_items=None):
     fake = RecordingDb()
     monkeypatch.setattr(bundle, "db", fake)
     monkeypatch.setattr(bundle, "is_postgres", lambda: True)
     monkeypatch.setattr(bundle, "stored_rows_estimate", lambda table: estimates.get(table, 0))
-    bundle._analyze_after_bulk_load(sections)
+    bundle._analyze_after_bulk_load(sections, refreshed_items)
     return fake.statements
 
 
@@ -28,6 +28,19 @@ def test_a_chunk_that_grows_a_large_table_little_does_not_sample_it_again(monkey
         'ANALYZE "item"']
     assert analysed(monkeypatch, chunk, {"compatibility": 900_000, "compatibility_change": 900_000,
                                          "item": 1_000_000}) == []
+
+
+def test_items_whose_state_a_chunk_refreshed_count_as_the_rows_it_changed(monkeypatch):
+    chunk = {"compatibilities": [{}] * 100_000}
+    items = {f"MLA{n}" for n in range(500)}
+    large = {"compatibility": 900_000, "compatibility_change": 900_000}
+    # 500 of 10,000 items changed: not sampled again, however many compatibilities came.
+    assert analysed(monkeypatch, chunk, {**large, "item": 10_000}, items) == []
+    # 500 of 1,500 changed: a third of the table, sampled again.
+    assert analysed(monkeypatch, chunk, {**large, "item": 1_500}, items) == ['ANALYZE "item"']
+    # An items section writes the items themselves: they count as the records loaded.
+    with_items = {**chunk, "items": [{}] * 500}
+    assert analysed(monkeypatch, with_items, {**large, "item": 10_000}, items) == ['ANALYZE "item"']
 
 
 def test_small_imports_analyse_nothing(monkeypatch):

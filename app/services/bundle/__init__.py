@@ -86,11 +86,11 @@ def import_bundle(bundle):
         for name, loader in LOADERS:
             if sections.get(name):
                 loader(sections[name], ctx)
-        _refresh_derived_state(sections)
+        refreshed = _refresh_derived_state(sections)
         # Claims change the reputation the compatibility list shows, so its ETag (H2).
         history.touch_claimed_items([r["order_id"] for r in sections.get("claims") or ()])
         _mark_catalog_changed(sections)
-        analysed = _analyze_after_bulk_load(sections)
+        analysed = _analyze_after_bulk_load(sections, refreshed)
     _vacuum_after_bulk_load(sections, analysed)
     return {name: len(sections.get(name) or ()) for name, _ in LOADERS if name in sections}
 
@@ -110,21 +110,27 @@ def _vacuum_after_bulk_load(sections, analysed=()):
                 db.execute_sql(f"VACUUM {option}" + ", ".join(f'"{t}"' for t in group))
 
 
-def _analyze_after_bulk_load(sections):
+def _analyze_after_bulk_load(sections, refreshed_items=None):
     """PostgreSQL plans with the statistics it had before the load; a table that grew from
     empty to 500,000 rows would be scanned whole by the next IN lookup (the re-import's among
     them) until autovacuum catches up. Only the tables the import wrote (a chunk of
     compatibilities need not sample the product tables again), and only those it grew by a
     quarter or more: the sixth chunk of 100,000 compatibilities changes no plan, and sampling
-    three large tables again cost 0.8 s of each chunk."""
+    three large tables again cost 0.8 s of each chunk.
+
+    The items of an import without an items section only had their derived state refreshed
+    (`refreshed_items`, None for all): that table counts the items changed, not the records
+    loaded, so a chunk of 100,000 compatibilities on 500 of 10,000 items does not sample it."""
     written_rows = sum(len(records) for records in sections.values())
     if is_postgres() and written_rows >= BULK_RECORDS:
         written = [name for name, records in sections.items() if records]
         models = ALL_MODELS
         if all(name in WRITTEN_TABLES for name in written):
             models = [m for m in ALL_MODELS if any(m in WRITTEN_TABLES[name] for name in written)]
-        tables = [m._meta.table_name for m in models]
-        tables = [t for t in tables if written_rows * ANALYZE_GROWTH >= stored_rows_estimate(t)]
+        item_rows = written_rows if sections.get("items") or refreshed_items is None else len(refreshed_items)
+        tables = [m._meta.table_name for m in models
+                  if (item_rows if m is Item else written_rows) * ANALYZE_GROWTH
+                  >= stored_rows_estimate(m._meta.table_name)]
         if tables:
             db.execute_sql("ANALYZE " + ", ".join(f'"{t}"' for t in tables))
         return tables
@@ -141,13 +147,15 @@ def _mark_catalog_changed(sections):
 
 
 def _refresh_derived_state(sections):
+    """Refreshes the derived state of the items the import touched; answers their ids, None for all."""
     # Locked: sellers may be writing these items while the import runs.
     if sections.get("domain_compatibilities"):
         # Category rules decide which items are incomplete: every item may have changed.
         refresh_items(None, lock=True)
-        return
+        return None
     item_ids = {r["id"] for r in sections.get("items", ())}
     for name in ITEM_SECTIONS[1:]:
         item_ids.update(r["item_id"] for r in sections.get(name, ()))
     if item_ids:
         refresh_items(item_ids, lock=True)
+    return item_ids
