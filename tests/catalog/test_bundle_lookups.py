@@ -3,9 +3,10 @@ holds; on PostgreSQL plain text keys go as one string split by the server (`any_
 list as an array."""
 import pytest
 
-from app.db import is_postgres
-from app.models import Domain, Site
-from app.services.bundle.sql import any_of, select_in
+from app.db import db, is_postgres
+from app.models import Compatibility, Domain, Site
+from app.services.bundle import load_items
+from app.services.bundle.sql import any_of, index_lookups, select_in
 from tests.bundle_data import full_bundle
 from tests.helpers import recorded_statements
 
@@ -50,3 +51,48 @@ def test_any_of_splits_only_texts_that_the_split_gives_back(values, split):
         assert params == (",".join(values),) and params[0].split(",") == values
     else:
         assert params == (values,)
+
+
+def seq_scans():
+    return db.execute_sql("SELECT current_setting('enable_seqscan')").fetchone()[0]
+
+
+def test_index_lookups_turn_table_scans_off_for_the_block_only(run_db):
+    def inside_an_import():
+        with db.atomic():
+            before = seq_scans()
+            with index_lookups():
+                during = seq_scans()
+            return before, during, seq_scans()
+
+    def outside_a_transaction():
+        with index_lookups():
+            return seq_scans()
+
+    def statements_on_sqlite():
+        with db.atomic(), recorded_statements() as seen, index_lookups():
+            pass
+        return seen
+
+    if run_db(is_postgres):
+        assert run_db(inside_an_import) == ("on", "off", "on")
+        assert run_db(outside_a_transaction) == "on"  # SET LOCAL there would warn and do nothing
+    else:
+        assert run_db(statements_on_sqlite) == []  # SQLite reads such keys by index already
+
+
+def test_an_imports_stored_compatibilities_are_read_without_table_scans(load_bundle, run_db, monkeypatch):
+    load_bundle(full_bundle())
+    stored = run_db(lambda: {(c.item_id, c.product_id): c.id for c in Compatibility.select()})
+    items = {item_id for item_id, _ in stored}
+    settings = []
+    real_select_in = load_items.select_in
+
+    def spying(*args, **kwargs):
+        settings.append(seq_scans() if is_postgres() else None)
+        return real_select_in(*args, **kwargs)
+
+    monkeypatch.setattr(load_items, "select_in", spying)
+    found = run_db(lambda: db.atomic()(load_items._stored_compatibility_ids)(items | {"MLA-NO-SUCH-ITEM"}))
+    assert found == stored and stored
+    assert settings == (["off"] if run_db(is_postgres) else [None])

@@ -24,7 +24,7 @@ from app.services.bundle.bulk import references_locked
 from app.services.bundle.load import upsert
 from app.services.bundle.lookup import chunks
 from app.services.bundle.refs_items import chart_row_ids
-from app.services.bundle.sql import delete_in, insert_rows
+from app.services.bundle.sql import delete_in, index_lookups, insert_rows, select_in
 from schemas.vocabulary import PENDING
 
 ITEM_FIELDS = ["id", "site", "title", "seller", "category", "domain", "status", "price", "currency_id",
@@ -65,12 +65,9 @@ def time_ordered_uuids(count):
 
 def _stored_compatibility_ids(item_ids):
     """{(item_id, product_id or None): id} of the compatibilities these items already have."""
-    stored = {}
-    for chunk in chunks(item_ids):
-        query = Compatibility.select(Compatibility.id, Compatibility.item, Compatibility.product).where(
-            Compatibility.item.in_(chunk)).tuples()
-        stored.update({(item_id, product_id): row_id for row_id, item_id, product_id in query})
-    return stored
+    with index_lookups():
+        rows = select_in(Compatibility, ["id", "item", "product"], "item", item_ids)
+        return {(item_id, product_id): row_id for row_id, item_id, product_id in rows}
 
 
 def load_compatibilities(records, ctx):

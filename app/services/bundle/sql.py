@@ -6,6 +6,7 @@ own work for half a million rows; here the statement is built once and the drive
 on SQLite (3.24+) and PostgreSQL.
 """
 import json
+from contextlib import contextmanager
 
 from peewee import AutoField, DateTimeField, JSONField, __exception_wrapper__
 
@@ -142,6 +143,25 @@ def select_in(model, columns, key, values, order_by=()):
         else:
             where, params = f"{key_column} IN ({', '.join([db.param] * len(chunk))})", chunk
         yield from db.execute_sql(f"SELECT {names} FROM {table} WHERE {where}{order}", params).fetchall()
+
+
+@contextmanager
+def index_lookups():
+    """PostgreSQL: the block's statements find their rows by index, never by reading the whole
+    table (`enable_seqscan` off in the transaction, put back after the block).
+
+    For the lookups of an import's keys whose rows the planner cannot count: it takes each of a
+    chunk's 500 items to hold the table's average of 200 compatibilities, so 1/8 of an 800,000-row
+    table, and scanned all of it (140-195 ms) where the index found the items new in 1 ms, or
+    read their 100,000 rows in 49 ms against 126 ms for the scan (EXPLAIN ANALYZE)."""
+    if not is_postgres() or not db.in_transaction():
+        yield
+        return
+    kept = db.execute_sql("SELECT current_setting('enable_seqscan'), "
+                          "set_config('enable_seqscan', 'off', true)").fetchone()[0]
+    yield
+    # Not on an error: the transaction is then rolled back, and the setting with it.
+    db.execute_sql("SELECT set_config('enable_seqscan', %s, true)", (kept,))
 
 
 def any_of(column, values):
