@@ -49,3 +49,22 @@ def test_a_pooled_sqlite_connection_sees_writes_made_through_another(tmp_path):
     with app.app_context(), connection():
         assert Site.get_by_id("MLA").name == "Renamed"
     db.obj.close_all()
+
+
+def test_none_and_bool_parameters_bind_without_sqlites_adaptation_lookups(tmp_path):
+    """app.db registers adapters for None and bool: without them, sqlite3 looks each such
+    parameter up through its protocol (an AttributeError formatted per value). They must store
+    exactly what sqlite3 stored before: NULL, and the integers 0 and 1."""
+    import sqlite3
+
+    import app.db  # noqa: F401  (registers them)
+
+    protocol = sqlite3.PrepareProtocol
+    assert sqlite3.adapters[(type(None), protocol)](None) is None
+    assert sqlite3.adapters[(bool, protocol)] is int
+    connection_ = sqlite3.connect(tmp_path / "adapt.db")
+    connection_.execute("CREATE TABLE t (n, b)")
+    connection_.executemany("INSERT INTO t VALUES (?, ?)", [(None, True), (None, False)])
+    assert connection_.execute("SELECT typeof(n), typeof(b), b FROM t ORDER BY b").fetchall() == [
+        ("null", "integer", 0), ("null", "integer", 1)]
+    connection_.close()
