@@ -1,12 +1,15 @@
 """The catalog bundle import and export (import-format.md): validation with JSON paths, one
 transaction, upsert by id, references across sections and to stored records, round trip."""
 import copy
+import datetime
 
 import marshmallow as ma
 import pytest
 
 from app.models import (
     Application,
+    Compatibility,
+    CompatibilityChange,
     Item,
     Site,
 )
@@ -331,3 +334,25 @@ def test_compatibilities_without_an_id_get_time_ordered_uuids(load_bundle, run_d
     assert second[("MLA100", "MLA90002")] == made
     later = second[("MLA101", "MLA90002")]
     assert uuid.UUID(later).version == 7 and later > max(first[("MLA100", "MLA90002")], first[("MLA102", None)])
+
+
+def test_imported_timestamps_are_stored_exactly_given_or_as_the_imports_time(load_bundle, run_db):
+    """Each timestamp a COPY writes (PostgreSQL) goes as text formatted once per distinct value:
+    a given one keeps its microseconds and its UTC conversion; the others, and the change records,
+    all hold the one time of the import."""
+    bundle = full_bundle()
+    bundle["compatibilities"][0]["date_created"] = "2026-01-12T10:00:00.123456-03:00"
+    started = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+    load_bundle(bundle)
+    finished = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+
+    def stored():
+        rows = {c.product_id: c.date_created for c in Compatibility.select()}
+        changes = {c.date_created for c in CompatibilityChange.select()}
+        return rows, changes
+
+    rows, changes = run_db(stored)
+    assert rows["MLA90001"] == datetime.datetime(2026, 1, 12, 13, 0, 0, 123456)
+    assert rows["MLA90002"] == rows[None] and started <= rows[None] <= finished
+    (change,) = changes  # the import's records share its one time
+    assert started <= change <= finished
