@@ -16,7 +16,7 @@ def prepared_instances(model, key, build, values):
     model's fields (or columns) sets that field, through its python_value; any other column (an
     alias, a joined table's column) becomes a plain attribute, as Model.raw() does."""
     sql, params = prepared(key, build, values)
-    cursor = db.execute_sql(sql, params)
+    cursor = db.obj.execute_sql(sql, params)  # db.obj: see app/http/current.py
     cache_key = (key, model, db.obj.param)
     columns = _columns.get(cache_key)
     if columns is None:

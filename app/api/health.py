@@ -24,5 +24,5 @@ class Health(MethodView):
 
         Answers 503 with the error object when the database cannot be reached.
         """
-        db.execute_sql("SELECT 1")
+        db.obj.execute_sql("SELECT 1")  # db.obj: see app/http/current.py
         return {"status": "ok", "database": "ok"}

@@ -6,13 +6,14 @@ from urllib.parse import parse_qsl, unquote
 from flask import current_app, g, request
 
 from app.errors import ApiError
+from app.http.current import current_request
 from app.json_input import JsonInputError, loads
 from app.services.auth.ownership import item_read_with_token
 from app.services.auth.tokens import resolve_token_owner, resolve_token_owner_and_item
 
 
 def bearer_token():
-    header = request.headers.get("Authorization", "")
+    header = current_request().headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None

@@ -9,13 +9,14 @@ the bytes decide.
 import codecs
 from urllib.parse import parse_qsl
 
-from flask import current_app, request
+from flask import current_app
 from webargs import core
 from webargs.flaskparser import FlaskParser
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from app.errors import ApiError
+from app.http.current import current_request
 from app.json_input import JsonInputError, loads
 
 # How much of an oversized chunked body is read and thrown away before answering 413: a client that
@@ -78,6 +79,7 @@ def enforce_size_limit():
 
     werkzeug checks Content-Length up front, but a chunked body it cuts at the limit and hands on the
     first part as if it were the whole body, which then fails as "Invalid JSON body"."""
+    request = current_request()
     if not has_body(request.environ):
         return
     limit = request.max_content_length

@@ -1,11 +1,12 @@
 """The request hooks, in the order a request meets them (see DESIGN.md)."""
 import logging
 
-from flask import current_app, request
+from flask import current_app
 
 from app.db import db
 from app.errors import ApiError
 from app.http import bodies, jsonp, options, reduction, request_id
+from app.http.current import current_request
 from app.json_input import JsonInputError, loads, might_hold_bad_text, printable, unstorable_values
 
 log = logging.getLogger("app.db")
@@ -15,6 +16,7 @@ def reject_nul_characters():
     """NUL is never meaningful in this API, and PostgreSQL cannot store it in text: refuse it
     at the door rather than let a driver error become a 500 deep inside a view (and SQLite store
     what PostgreSQL would refuse). Lone surrogates too: neither driver can encode them."""
+    request = current_request()
     found = "\x00" in request.path or b"%00" in request.query_string
     if not found and not bodies.has_body(request.environ):
         return
@@ -43,7 +45,7 @@ def reject_nul_characters():
 
 def open_connection():
     try:
-        db.connect(reuse_if_open=True)
+        db.obj.connect(reuse_if_open=True)  # db.obj: see app/http/current.py
     except Exception as exc:  # any driver's "cannot connect"
         # Logged with the request id, so the 503 in the access log leads to its cause here.
         log.error("database unavailable: %s", str(exc).strip())
@@ -52,8 +54,8 @@ def open_connection():
 
 
 def close_connection(exc):
-    if not db.is_closed():
-        db.close()
+    if not db.obj.is_closed():
+        db.obj.close()
 
 
 def init_app(app):

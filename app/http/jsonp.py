@@ -5,6 +5,7 @@ import re
 from flask import g, request
 
 from app.errors import ApiError
+from app.http.current import current_g, current_request
 
 CALLBACK = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$")
 CALLBACK_MAX_LENGTH = 64
@@ -15,7 +16,7 @@ NOT_FORWARDED = {"content-length"}
 def read_callback():
     """Checked before the view runs, so a request with a bad callback changes nothing."""
     g.jsonp_callback = None
-    if not request.environ.get("QUERY_STRING"):  # no arguments to parse
+    if not current_request().environ.get("QUERY_STRING"):  # no arguments to parse
         return
     callback = request.args.get("callback")
     if callback is None:
@@ -29,7 +30,7 @@ def read_callback():
 
 
 def wrap_jsonp(response):
-    callback = g.get("jsonp_callback")
+    callback = current_g().get("jsonp_callback")
     if not callback:
         return response
     headers = {}

@@ -4,6 +4,8 @@ import re
 from flask import current_app, jsonify, request
 from flask_smorest.spec.plugins import FlaskPlugin
 
+from app.http.current import current_request
+
 PATH_PARAM = re.compile(r"{([^}]+)}")
 
 
@@ -80,7 +82,7 @@ def describe(rule):
 
 def answer_options():
     """Answered before any database work; an unknown path falls through to the 404."""
-    if request.method != "OPTIONS" or request.url_rule is None:
+    if current_request().method != "OPTIONS" or request.url_rule is None:
         return None
     description = describe(request.url_rule)
     response = jsonify(description)

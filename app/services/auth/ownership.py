@@ -34,7 +34,7 @@ def token_read_item(item_id):
     when it read none, or another item. A write transaction reads the item afresh: its rules
     see the state they lock, not the one before the transaction."""
     read = _read_with_token.get()
-    if read is None or read[0] != item_id or db.in_transaction():
+    if read is None or read[0] != item_id or db.obj.in_transaction():
         return NOT_READ
     return read[1]
 
