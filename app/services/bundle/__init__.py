@@ -18,7 +18,7 @@ from app.models import (
 )
 from app.services import history
 from app.services.bundle import load, load_items
-from app.services.bundle.bulk import import_cache, stored_rows_estimate
+from app.services.bundle.bulk import collector_paused, import_cache, stored_rows_estimate
 from app.services.bundle.export import export_bundle
 from app.services.bundle.refs import check_references
 from app.services.bundle.validate import format_path, validate_structure
@@ -77,7 +77,7 @@ def import_bundle(bundle):
     must exist: the commands that call this ensure it first (`catalog import` creates a missing one).
     """
     records = sum(len(v) for v in bundle.values() if isinstance(v, list)) if isinstance(bundle, dict) else 0
-    with import_cache(records), write_transaction():
+    with collector_paused(records), import_cache(records), write_transaction():
         sections, problems, failed = validate_structure(bundle)
         reference_problems, ctx = check_references(sections, failed)
         problems += reference_problems

@@ -13,6 +13,7 @@ hence only when the load at least doubles the table.
 SQLite gains nothing from it (measured: its inserts saved 1.6 s of 3 s and CREATE INDEX took
 1.6 s back), so there the rows are inserted with the indexes in place.
 """
+import gc
 from contextlib import contextmanager
 
 from peewee import ForeignKeyField, IntegrityError
@@ -87,6 +88,23 @@ def import_cache(records):
         yield
     finally:
         db.execute_sql(f"PRAGMA cache_size = {int(kept)}")
+
+
+@contextmanager
+def collector_paused(records):
+    """Python's cyclic garbage collector off while a large bundle (MIN_ROWS records or more) is
+    imported, back on after. An import allocates millions of tuples, dicts and lists that live
+    until it ends and hold no cycles, so each collection walked them for nothing: 6.3 % of the
+    importer's instructions for 22,000 products on PostgreSQL, 2.7-3.5 % for 20,000
+    compatibilities (callgrind). What little cyclic garbage an import leaves is collected after."""
+    if records < MIN_ROWS or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 @contextmanager
