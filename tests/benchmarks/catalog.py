@@ -44,9 +44,10 @@ def family(block):
                            {"id": "MODEL", "value_id": f"BM{block}"}]}
 
 
-def products(count):
+def products(count, start=0):
+    """Products `start` to `count` - 1 (`start` at a block's first product)."""
     rows, parent = [], None
-    for n in range(count):
+    for n in range(start, count):
         block, j = divmod(n, BLOCK)
         year, version = divmod(j, CHILDREN_PER_PARENT + 1)
         brand = BRANDS[block % len(BRANDS)]
@@ -78,8 +79,8 @@ def block_children(block):
     return [product_id(start + j) for j in range(BLOCK) if j % (CHILDREN_PER_PARENT + 1)]
 
 
-def compatibilities(full_items, blocks):
-    for n in range(full_items):
+def compatibilities(full_items, blocks, start=0):
+    for n in range(start, full_items):
         for k, pid in enumerate(block_children(n % blocks)):
             row = {"item_id": item_id(n), "product_id": pid, "source": "SELLER", "creation_source": "DEFAULT"}
             if k % 10 == 0:

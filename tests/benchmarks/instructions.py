@@ -10,6 +10,11 @@ called as gunicorn's worker calls it (tests.benchmarks.profile.call), warmed up,
 measured requests are counted: instrumentation is switched on and off around them with
 `callgrind_control`. Needs valgrind (`apt-get install valgrind`).
 
+Two more names count an import instead (per record, the importer's process only): IMPORT_CHUNK, the
+benchmark's compatibilities of 100 items that have none (20,000 records, as in a chunk), and
+IMPORT_PRODUCTS, 100 more blocks of vehicle products (22,000). The import runs inside a transaction
+that is rolled back after it, so the catalog is left as it was and the next run counts the same work.
+
 A count, unlike a time, does not move with the host's load or speed: the same code and catalog
 give the same count within a fraction of a percent, so two trees can be compared on a busy or
 unsteady machine. It counts the worker's own instructions (Python, the driver, SQLite's engine);
@@ -24,6 +29,9 @@ import sys
 import tempfile
 
 WARM_UP = 300
+IMPORT_CHUNK = "import 20,000 compatibilities"
+IMPORT_PRODUCTS = "import 22,000 products"
+IMPORTED_BLOCKS = 100  # items given compatibilities, or blocks of products added, by an import scenario
 
 
 def _scenarios(sizes):
@@ -34,11 +42,44 @@ def _scenarios(sizes):
     return {s.name: s for s in scenarios.all_scenarios(Catalog(*sizes))}
 
 
+def _import_bundle(name, sizes):
+    from tests.benchmarks import catalog as built
+
+    catalog = built.Catalog(*sizes)
+    if name == IMPORT_CHUNK:
+        start = catalog.full_items
+        return {"compatibilities": list(built.compatibilities(start + IMPORTED_BLOCKS, catalog.blocks, start))}
+    start = catalog.n_products
+    return {"products": built.products(start + IMPORTED_BLOCKS * built.BLOCK, start)}
+
+
+def _toggle(state):
+    subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], check=True, capture_output=True)
+
+
+def measured_import(database_url, name, sizes):
+    """Inside valgrind: one import with instrumentation on, rolled back after."""
+    from app import create_app
+    from app.db import connection, db
+    from app.services.bundle import import_bundle
+
+    bundle = _import_bundle(name, sizes)
+    app = create_app({"DATABASE_URL": database_url})
+    with app.app_context(), connection(), db.atomic() as outer:
+        _toggle("on")
+        import_bundle(bundle)
+        _toggle("off")
+        outer.rollback()
+
+
 def measured(database_url, name, count, sizes):
     """Inside valgrind: warm up, then run `count` requests with instrumentation on."""
     from app import create_app
     from tests.benchmarks.profile import call, environs
 
+    if name in (IMPORT_CHUNK, IMPORT_PRODUCTS):
+        measured_import(database_url, name, sizes)
+        return
     scenario = _scenarios(sizes).get(name)
     if scenario is None:
         raise SystemExit(f"no scenario is named {name!r}; --list prints them")
@@ -51,15 +92,15 @@ def measured(database_url, name, count, sizes):
     problem = scenario.check(status, body.decode())
     if problem:
         raise SystemExit(f"{name}: {problem}")
-    toggle = ["callgrind_control", "-i"]
-    subprocess.run([*toggle, "on", str(os.getpid())], check=True, capture_output=True)
+    _toggle("on")
     for n in range(count):
         call(app, *prepared[n % len(prepared)])
-    subprocess.run([*toggle, "off", str(os.getpid())], check=True, capture_output=True)
+    _toggle("off")
 
 
 def count_instructions(database_url, name, count, sizes):
-    """Instructions per request of scenario `name`, from a valgrind run of this module."""
+    """Instructions of `count` requests of scenario `name` (or of an import), from a valgrind run of
+    this module."""
     with tempfile.TemporaryDirectory() as folder:
         run = subprocess.run(
             ["valgrind", "--tool=callgrind", "--instr-atstart=no",
@@ -71,7 +112,7 @@ def count_instructions(database_url, name, count, sizes):
     collected = re.search(r"Collected : ([\d,]+)", run.stderr)
     if run.returncode != 0 or collected is None:
         raise SystemExit(f"{name}: valgrind failed:\n{run.stdout[-2000:]}{run.stderr[-2000:]}")
-    return int(collected.group(1).replace(",", "")) // count
+    return int(collected.group(1).replace(",", ""))
 
 
 def main():
@@ -87,7 +128,7 @@ def main():
     args = parser.parse_args()
     sizes = (args.products, args.items, args.compatibilities)
     if args.list:
-        print("\n".join(_scenarios(sizes)))
+        print("\n".join([*_scenarios(sizes), IMPORT_CHUNK, IMPORT_PRODUCTS]))
         return
     if not args.database_url or not args.names:
         parser.error("give --database-url and at least one NAME")
@@ -95,8 +136,13 @@ def main():
         measured(args.database_url, args.names[0], args.requests, sizes)
         return
     for name in args.names:
-        per_request = count_instructions(args.database_url, name, args.requests, sizes)
-        print(f"{name}: {per_request:,} instructions per request ({args.requests} requests)", flush=True)
+        total = count_instructions(args.database_url, name, args.requests, sizes)
+        if name in (IMPORT_CHUNK, IMPORT_PRODUCTS):
+            records = sum(len(records) for records in _import_bundle(name, sizes).values())
+            print(f"{name}: {total:,} instructions, {total // records:,} per record", flush=True)
+        else:
+            print(f"{name}: {total // args.requests:,} instructions per request ({args.requests} requests)",
+                  flush=True)
 
 
 if __name__ == "__main__":
