@@ -2,7 +2,7 @@
 import json
 import re
 
-from flask import g, request
+from flask import g
 
 from app.errors import ApiError
 from app.http.current import current_g, current_request
@@ -16,7 +16,8 @@ NOT_FORWARDED = {"content-length"}
 def read_callback():
     """Checked before the view runs, so a request with a bad callback changes nothing."""
     g.jsonp_callback = None
-    if not current_request().environ.get("QUERY_STRING"):  # no arguments to parse
+    request = current_request()
+    if not request.environ.get("QUERY_STRING"):  # no arguments to parse
         return
     callback = request.args.get("callback")
     if callback is None:

@@ -1,7 +1,7 @@
 """OPTIONS self-description, generated from the route's entry in the OpenAPI document."""
 import re
 
-from flask import current_app, jsonify, request
+from flask import current_app, jsonify
 from flask_smorest.spec.plugins import FlaskPlugin
 
 from app.http.current import current_request
@@ -82,7 +82,8 @@ def describe(rule):
 
 def answer_options():
     """Answered before any database work; an unknown path falls through to the 404."""
-    if current_request().method != "OPTIONS" or request.url_rule is None:
+    request = current_request()
+    if request.method != "OPTIONS" or request.url_rule is None:
         return None
     description = describe(request.url_rule)
     response = jsonify(description)

@@ -1,11 +1,12 @@
 """`attributes` reduction: keep only the named top-level fields of a successful JSON body."""
-from flask import current_app, request
+from flask import current_app
 
 from app.http.current import current_request
 
 
 def reduce_fields(response):
-    if not current_request().environ.get("QUERY_STRING"):  # no arguments to parse
+    request = current_request()
+    if not request.environ.get("QUERY_STRING"):  # no arguments to parse
         return response
     names = request.args.get("attributes")
     if not names or response.status_code >= 400 or not response.is_json:

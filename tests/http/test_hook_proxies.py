@@ -47,6 +47,18 @@ def test_an_item_read_and_health_make_no_proxy_fallback_in_the_apps_own_code(app
     assert seen == Counter()
 
 
+def test_the_query_string_hooks_make_no_proxy_fallback_either(app_with):
+    """JSONP's and `attributes`' hooks read the arguments of every request that has some (here a
+    JSONP callback, and no `attributes` to reduce by)."""
+    client = app_with().test_client()
+    headers = bearer(TOKENS[SELLER])
+    client.get("/items/MLA100?callback=cb", headers=headers)
+    for path in ("/items/MLA100?callback=cb", "/health?callback=cb"):
+        response, seen = proxy_fallbacks(lambda path=path: client.get(path, headers=headers))
+        assert response.status_code == 200 and response.get_data(as_text=True).startswith("/**/cb(")
+        assert seen == Counter()
+
+
 def test_the_tracer_sees_a_fallback_when_there_is_one(app, monkeypatch):
     """The check above is only worth something if it catches one: a hook reading `request.path`
     through the proxy again is reported with its line."""
