@@ -31,6 +31,7 @@ import tempfile
 WARM_UP = 300
 IMPORT_CHUNK = "import 20,000 compatibilities"
 IMPORT_PRODUCTS = "import 22,000 products"
+IMPORTS = (IMPORT_CHUNK, IMPORT_PRODUCTS)
 IMPORTED_BLOCKS = 100  # items given compatibilities, or blocks of products added, by an import scenario
 
 
@@ -77,7 +78,7 @@ def measured(database_url, name, count, sizes):
     from app import create_app
     from tests.benchmarks.profile import call, environs
 
-    if name in (IMPORT_CHUNK, IMPORT_PRODUCTS):
+    if name in IMPORTS:
         measured_import(database_url, name, sizes)
         return
     scenario = _scenarios(sizes).get(name)
@@ -128,7 +129,7 @@ def main():
     args = parser.parse_args()
     sizes = (args.products, args.items, args.compatibilities)
     if args.list:
-        print("\n".join([*_scenarios(sizes), IMPORT_CHUNK, IMPORT_PRODUCTS]))
+        print("\n".join([*_scenarios(sizes), *IMPORTS]))
         return
     if not args.database_url or not args.names:
         parser.error("give --database-url and at least one NAME")
@@ -137,7 +138,7 @@ def main():
         return
     for name in args.names:
         total = count_instructions(args.database_url, name, args.requests, sizes)
-        if name in (IMPORT_CHUNK, IMPORT_PRODUCTS):
+        if name in IMPORTS:
             records = sum(len(records) for records in _import_bundle(name, sizes).values())
             print(f"{name}: {total:,} instructions, {total // records:,} per record", flush=True)
         else:
