@@ -6,6 +6,7 @@ import datetime
 import marshmallow as ma
 import pytest
 
+from app.db import db, is_postgres
 from app.models import (
     Application,
     Compatibility,
@@ -15,6 +16,7 @@ from app.models import (
 )
 from app.services.auth import tokens as auth
 from app.services.bundle import BundleError, export_bundle, import_bundle
+from app.services.compat.item_state import refresh_items
 from tests.bundle_data import full_bundle, row_counts
 from tests.bundles import SELLER, TOKENS, base_bundle, item
 
@@ -187,6 +189,26 @@ def test_item_state_is_derived_after_import(load_bundle, run_db):
     assert state["MLA102"] == (1, True, False, False)  # universal; category does not require
     assert state["MLA103"][2] is False  # the exception lifts the incomplete tag
     assert state["MLA200"][2] is True
+
+
+def row_versions():
+    """PostgreSQL: each item's row version (xmin), which any UPDATE that sets the row changes."""
+    if not is_postgres():
+        return None
+    return dict(db.execute_sql('SELECT id, xmin::text FROM "item"').fetchall())
+
+
+def test_item_state_refresh_writes_only_the_items_whose_state_changed(load_bundle, run_db):
+    load_bundle(full_bundle())
+    ids = run_db(lambda: [i for (i,) in Item.select(Item.id).tuples()])
+    versions = run_db(row_versions)
+    assert run_db(refresh_items, ids, True) == 0  # recounted, all as stored: nothing written
+    assert run_db(refresh_items, None) == 0
+    assert run_db(row_versions) == versions
+    run_db(lambda: Compatibility.delete().where(Compatibility.item == "MLA100").execute())  # behind its back
+    assert run_db(refresh_items, ids) == 1
+    assert run_db(lambda: Item.get_by_id("MLA100").compatibilities_count) == 0
+    assert run_db(refresh_items, ids) == 0
 
 
 def test_every_section_is_optional(load_bundle, run_db):

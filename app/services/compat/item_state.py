@@ -3,6 +3,9 @@
 Every write that touches an item's compatibilities, suggestions or exception calls
 `refresh_items` inside its transaction, so tags and searches never go stale.
 """
+import operator
+from functools import reduce
+
 from peewee import SQL, fn
 
 from app.db import is_postgres
@@ -11,13 +14,13 @@ from app.models import CategoryRule, Compatibility, CompatibilityException, Comp
 CHUNK = 500
 
 
-def _required_for_item():
+def _required_for(item):
     """True when the item's category requires compatibilities for the item's domain."""
     return fn.EXISTS(
         CategoryRule.select(CategoryRule.id)
         .join(CompatibilityRule)
-        .where(CategoryRule.category == Item.category, CategoryRule.required == True,  # noqa: E712
-               CompatibilityRule.domain == Item.domain))
+        .where(CategoryRule.category == item.category, CategoryRule.required == True,  # noqa: E712
+               CompatibilityRule.domain == item.domain))
 
 
 def refresh_items(item_ids=None, lock=False):
@@ -26,17 +29,20 @@ def refresh_items(item_ids=None, lock=False):
 
     `lock`: for a writer that has not locked the items itself (the import; API writes lock their
     item first). The items are then locked before they are recomputed, in id order, so two such
-    writers cannot deadlock, and no concurrent write to them can be missed (see `_lock`)."""
+    writers cannot deadlock, and no concurrent write to them can be missed (see `_lock`).
+
+    Answers the number of items whose state changed (the others are not written)."""
     if item_ids is None:
         if lock:
             _lock(None)
-        _refresh(None)
-        return
+        return _refresh(None)
     ids = sorted(set(item_ids)) if lock else list(dict.fromkeys(item_ids))
+    changed = 0
     for start in range(0, len(ids), CHUNK):
         if lock:
             _lock(ids[start:start + CHUNK])
-        _refresh(ids[start:start + CHUNK])
+        changed += _refresh(ids[start:start + CHUNK])
+    return changed
 
 
 def _lock(ids):
@@ -54,27 +60,42 @@ def _lock(ids):
 
 
 def _refresh(ids):
-    where = Item.id.in_(ids) if ids is not None else True
+    """One UPDATE from the items' state recounted, which writes only the items whose state changed.
+
+    PostgreSQL writes a new version of every row an UPDATE sets, even to the values it holds, with
+    an entry in each of the item's eight indexes (its text-search GIN among them: the columns set
+    here are indexed, so no update is HOT). The counts and then the tags were two UPDATEs, so
+    every item was written twice, whether its state had changed or not."""
+    item = Item.alias("counted")
     # Both read the (item, product) index alone for rows PostgreSQL knows to be visible: COUNT(*)
     # needs no column of the row, and the universal setting is the item's one row without a
     # product (every writer stores it so), found by one probe instead of testing each of the
     # item's rows. An import's fresh rows are read from the table once instead of twice: the
     # recount of 500 items after a chunk of 100,000 compatibilities took 654 ms before.
-    counts = Item.update(
-        compatibilities_count=Compatibility.select(fn.COUNT(SQL("*"))).where(Compatibility.item == Item.id),
-        is_universal=fn.EXISTS(Compatibility.select(SQL("1")).where(
-            Compatibility.item == Item.id, Compatibility.product.is_null(),
-            Compatibility.universal == True)),  # noqa: E712
-        has_exception=fn.EXISTS(CompatibilityException.select(CompatibilityException.item)
-                                .where(CompatibilityException.item == Item.id)),
-        pending_suggestions=Suggestion.select(fn.COUNT(Suggestion.id)).where(Suggestion.item == Item.id),
-    ).where(where)
-    counts.execute()
-    Item.update(
-        tag_incomplete=(Item.status == "active") & _required_for_item()
-        & (Item.compatibilities_count == 0) & (Item.has_exception == False),  # noqa: E712
-        tag_pending=Item.pending_suggestions > 0,
-    ).where(where).execute()
+    state = item.select(
+        item.id,
+        Compatibility.select(fn.COUNT(SQL("*"))).where(Compatibility.item == item.id).alias("compatibilities"),
+        fn.EXISTS(Compatibility.select(SQL("1")).where(
+            Compatibility.item == item.id, Compatibility.product.is_null(),
+            Compatibility.universal == True)).alias("universal"),  # noqa: E712
+        fn.EXISTS(CompatibilityException.select(CompatibilityException.item)
+                  .where(CompatibilityException.item == item.id)).alias("exception"),
+        Suggestion.select(fn.COUNT(Suggestion.id)).where(Suggestion.item == item.id).alias("suggestions"),
+        ((item.status == "active") & _required_for(item)).alias("requires"),
+    ).where(item.id.in_(ids) if ids is not None else True).offset(0).alias("state")
+    derived = {
+        Item.compatibilities_count: state.c.compatibilities,
+        Item.is_universal: state.c.universal,
+        Item.has_exception: state.c.exception,
+        Item.pending_suggestions: state.c.suggestions,
+        Item.tag_incomplete: state.c.requires & (state.c.compatibilities == 0) & ~state.c.exception,
+        Item.tag_pending: state.c.suggestions > 0,
+    }
+    changed = reduce(operator.or_, (column != value for column, value in derived.items()))
+    # OFFSET 0 keeps PostgreSQL from pulling the subquery up into the UPDATE, which recounted each
+    # item twice, once in the test and once more in the SET (EXPLAIN ANALYZE: 40 -> 20 ms for 500).
+    where = (Item.id == state.c.id) & changed & (Item.id.in_(ids) if ids is not None else True)
+    return Item.update(derived).from_(state).where(where).execute()
 
 
 def item_tags(item):
