@@ -137,6 +137,25 @@ def test_dates_are_stored_as_naive_utc_and_exported_with_z(load_bundle, run_db):
     assert order.snapshot_product_id == "MLA90001"
 
 
+def test_items_new_and_stored_in_one_import(load_bundle, run_db):
+    """New items are inserted (COPY on PostgreSQL) with the import's time for the dates they do not
+    give; stored ones are upserted and keep theirs."""
+    bundle = base_bundle()
+    bundle["items"][0]["date_created"] = "2026-01-10T09:00:00-03:00"
+    load_bundle(bundle)
+    before = run_db(Item.get_by_id, "MLA100")
+    again = base_bundle()
+    again["items"][0]["title"] = "Pastillas renombradas"
+    new = dict(again["items"][0], id="MLA777", title="Pastillas nuevas", deal_ids=["D1"])
+    again["items"].append(new)
+    load_bundle(again)
+    stored, added = run_db(Item.get_by_id, "MLA100"), run_db(Item.get_by_id, "MLA777")
+    assert (stored.title, stored.date_created) == ("Pastillas renombradas", before.date_created)
+    assert (added.title, added.deal_ids, added.seller_id) == ("Pastillas nuevas", ["D1"], before.seller_id)
+    assert added.date_created == added.last_updated and added.date_created > before.date_created
+    assert stored.last_updated == before.last_updated  # not given: kept
+
+
 def test_domain_discovery_without_category_is_upserted_not_duplicated(load_bundle, run_db):
     load_bundle(full_bundle())
     bundle = full_bundle()
