@@ -6,6 +6,8 @@ every statement; for the one-row reads every item route makes (the token check w
 was most of the time spent turning the row into an `Item` (README, Benchmarks). A prepared query's
 columns are the same on every run, so the mapping is made once per query and kept beside its SQL.
 """
+from peewee import CharField, Field, FloatField, ForeignKeyField, IntegerField
+
 from app.db import MAX_PREPARED, db, prepared
 
 _columns = {}
@@ -53,10 +55,27 @@ def _resolve(model, names):
     fields, extras = [], []
     for at, name in enumerate(names):
         if name in combined:
-            fields.append((combined[name].name, combined[name].python_value, at))
+            fields.append((combined[name].name, _converter(combined[name]), at))
         else:
             extras.append((name, at))
     attribute_names = [name for name, _, _ in fields] + [name for name, _ in extras]
     if len(set(attribute_names)) != len(attribute_names):
         raise ValueError(f"prepared_instances: two columns of {model.__name__} share a name: {names}")
     return fields, extras
+
+
+# What these fields' python_value makes of a value is what both drivers already answer for their
+# columns: a str from a text column (SQLite stores numbers given to one as text), an int from an
+# integer one, a float from a real one. Calling it anyway was a tenth of turning the item read's
+# row into an Item (pyinstrument, PostgreSQL).
+_DRIVER_TYPED = {CharField.adapt, IntegerField.adapt, FloatField.adapt}
+
+
+def _converter(field):
+    """The field's python_value, or None when it would hand back the driver's value unchanged."""
+    column = field
+    while isinstance(column, ForeignKeyField):
+        column = column.rel_field
+    if type(column).python_value is Field.python_value and type(column).adapt in _DRIVER_TYPED:
+        return None
+    return field.python_value

@@ -132,6 +132,8 @@ def test_prepared_instances_are_what_model_raw_builds(run_db, load_bundle):
         assert len(ours) == len(raw) > 1
         for mine, theirs in zip(ours, raw, strict=True):
             assert mine.__data__ == theirs.__data__
+            # Of the same types too (1 == 1.0 == True): the fields read without python_value included.
+            assert {k: type(v) for k, v in mine.__data__.items()} == {k: type(v) for k, v in theirs.__data__.items()}
             assert (mine.language, mine.seller_alias) == (theirs.language, theirs.seller_alias)
             assert mine.language and mine._dirty == set()
             assert type(mine) is Item and mine.__rel__ == theirs.__rel__ == {}
