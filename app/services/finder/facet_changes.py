@@ -49,12 +49,6 @@ def _popular(singles):
     return {key for key, n in sizes.items() if n >= stored.POPULAR_VALUE}
 
 
-def _pair_keys(rows, popular):
-    """The (known, other) pairs of one product's (attribute, value_id, name) rows."""
-    return [(known[0], known[1], *row) for known in rows if (known[0], known[1]) in popular
-            for row in rows if row[0] != known[0]]
-
-
 def _add(counter, counts, sign):
     for key, n in counts.items():
         counter[key] += sign * n
@@ -83,10 +77,8 @@ def plan(changes):
         domain = domains[domain_id]
         # A value popular only now has no stored pairs to take the replaced rows from.
         popular = domain.popular if sign > 0 else domain.popular & domain.popular_before
-        for (k, o), n in pairs.items() if popular else ():
-            known, other = rows[k], rows[o]
-            if known[:2] in popular and other[0] != known[0]:
-                domain.pairs[(known[0], known[1], *other)] += sign * n
+        if popular:
+            _add_pairs(domain.pairs, rows, pairs, popular, sign)
     return list(domains.values())
 
 
@@ -109,6 +101,15 @@ def _counted(products):
             Counter(chain.from_iterable(map(_ORDERED_PAIRS, numbered))))
 
 
+def _add_pairs(counter, rows, pairs, popular, sign):
+    """Adds to `counter` the pair counts of `_counted` (its `rows` and `pairs`) whose known value
+    is in `popular`, keyed (known attribute, known value_id, attribute, value_id, value_name)."""
+    for (k, o), n in pairs.items():
+        known, other = rows[k], rows[o]
+        if known[:2] in popular and other[0] != known[0]:
+            counter[(known[0], known[1], *other)] += sign * n
+
+
 def _stored_pairs(domain, changed):
     """The pair counts the stored products the import leaves alone contribute: stored ones for a
     value already popular, counted from the rows of the (few) products that carry a value that
@@ -122,7 +123,8 @@ def _stored_pairs(domain, changed):
         for product_id, *row in _rows_of_products_with(domain.id, known):
             if product_id not in changed:
                 products.setdefault(product_id, []).append(tuple(row))
-        _add(domain.pairs, Counter(key for rows in products.values() for key in _pair_keys(rows, {known})), 1)
+        rows, _, pairs = _counted(list(products.values()))
+        _add_pairs(domain.pairs, rows, pairs, {known}, 1)
 
 
 def _rows_of_products_with(domain_id, known):
