@@ -15,8 +15,9 @@ _columns = {}
 
 def prepared_instances(model, key, build, values):
     """The rows of the prepared query `key` as `model` instances: a column named like one of the
-    model's fields (or columns) sets that field, through its python_value; any other column (an
-    alias, a joined table's column) becomes a plain attribute, as Model.raw() does."""
+    model's fields (or columns) sets that field, through its python_value when that changes
+    anything (`_converter`); any other column (an alias, a joined table's column) becomes a plain
+    attribute, as Model.raw() does."""
     sql, params = prepared(key, build, values)
     cursor = db.obj.execute_sql(sql, params)  # db.obj: see app/http/current.py
     cache_key = (key, model, db.obj.param)
