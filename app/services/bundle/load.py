@@ -26,8 +26,17 @@ from app.services.finder import facet_changes
 
 def upsert(model, fields, rows, key, keep_when_missing=()):
     """Upsert rows by `key` (field names); a field of `keep_when_missing` that is None in a row
-    keeps the stored value (or gets now() when the row is new), so a re-import changes nothing."""
-    groups = {}
+    keeps the stored value (or gets now() when the row is new), so a re-import changes nothing.
+
+    Under a one-field key, the rows whose key is not stored yet are plain INSERTs (COPY on
+    PostgreSQL), since psycopg runs an upsert of many rows as one statement per row (10,000 new
+    items took about 3 s that way). Such a key must not repeat within `rows`, or the INSERT fails:
+    the bundle's validation refuses repeats of every such section's key (refs.KEYS)."""
+    stored = None
+    if len(key) == 1 and rows:
+        key_at = fields.index(key[0])
+        stored = {k for (k,) in select_in(model, key, key[0], [row[key_at] for row in rows])}
+    new, groups = [], {}
     now = utcnow()
     positions = {name: fields.index(name) for name in keep_when_missing}
     for row in rows:
@@ -37,7 +46,11 @@ def upsert(model, fields, rows, key, keep_when_missing=()):
             for name in missing:
                 row[positions[name]] = now
             row = tuple(row)
-        groups.setdefault(missing, []).append(row)
+        if stored is not None and row[key_at] not in stored:
+            new.append(row)
+        else:
+            groups.setdefault(missing, []).append(row)
+    insert_rows(model, fields, new)
     columns = [getattr(model, name) for name in fields]
     target = [getattr(model, name) for name in key]
     for missing, group in groups.items():
