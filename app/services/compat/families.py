@@ -6,10 +6,8 @@ in that index. No Python loop ever walks the catalog.
 """
 from dataclasses import dataclass
 
-from peewee import SQL, fn
-
 from app.errors import ApiError, require
-from app.models import Domain, ProductAttribute
+from app.models import Domain
 from app.services.catalog.text_normalize import value_key
 from app.services.compat import queries
 
@@ -21,75 +19,29 @@ class FamilyCount:
     count: int
 
 
-def _value_condition(pa, attribute):
-    """`value_id` exact, `value_name` ignoring case and accents, `value_ids` any of; the delete form's
-    `values: [{id, name}]` matches any of its ids or names."""
-    if attribute.get("value_id") is not None:
-        return pa.value_id == attribute["value_id"]
-    if attribute.get("value_name") is not None:
-        return pa.value_key == value_key(attribute["value_name"])
-    if attribute.get("value_ids") is not None:
-        return pa.value_id.in_(list(attribute["value_ids"]))
-    ids = [v["id"] for v in attribute.get("values") or () if v.get("id") is not None]
-    names = [value_key(v["name"]) for v in attribute.get("values") or () if v.get("name") is not None]
-    condition = None
-    if ids:
-        condition = pa.value_id.in_(ids)
-    if names:
-        by_name = pa.value_key.in_(names)
-        condition = by_name if condition is None else (condition | by_name)
-    if condition is None:
-        raise ValueError("attribute without a value")  # the input schemas rule this out
-    return condition
-
-
 # Rows read at most to rank a family's attributes by selectivity.
 SELECTIVITY_PROBE = 1000
 
 
-def _rows_of(pa, domain_id, attribute):
-    return ((pa.domain_id == domain_id) & (pa.is_child == True)  # noqa: E712
-            & (pa.attribute_id == attribute["id"]) & _value_condition(pa, attribute))
+def _ranked(shape, values):
+    """The family's attributes (their positions), fewest matching rows first, counted up to
+    SELECTIVITY_PROBE each; None when the domain does not exist. One prepared statement.
 
-
-def _by_selectivity(domain_id, attributes):
-    """The attributes, fewest matching rows first (counted up to SELECTIVITY_PROBE each).
-
-    The join starts from the first attribute: starting from BRAND walks every child product of
-    the brand, a number that grows with the catalog, where MODEL selects a few hundred.
-    """
-    if len(attributes) < 2:
-        return list(attributes)
-
-    def rows(attribute):
-        pa = ProductAttribute.alias("probe")
-        probe = pa.select(SQL("1")).where(_rows_of(pa, domain_id, attribute)).limit(SELECTIVITY_PROBE)
-        return ProductAttribute.select(fn.COUNT(SQL("1"))).from_(probe.alias("probed")).scalar()
-
-    return sorted(attributes, key=rows)
-
-
-def family_query(domain_id, attributes):
-    """SELECT of the product ids the family selects (child products only)."""
-    first, *rest = _by_selectivity(domain_id, attributes)
-    base = ProductAttribute.alias("fa0")
-    query = base.select(base.product).where(_rows_of(base, domain_id, first))
-    for n, attribute in enumerate(rest, 1):
-        pa = ProductAttribute.alias(f"fa{n}")
-        # The whole (domain_id, is_child, attribute_id, value, product) key: the lookup is answered
-        # from that index alone, without reading the row.
-        query = query.join(pa, on=((pa.product == base.product) & _rows_of(pa, domain_id, attribute)))
-    return query
-
-
-def count_family(domain_id, attributes):
-    return family_query(domain_id, attributes).select(fn.COUNT(1)).scalar() or 0
+    The count starts from the first of them: starting from BRAND walks every child product of
+    the brand, a number that grows with the catalog, where MODEL selects a few hundred. Ties keep
+    the request's order."""
+    probes = queries.family_probes(shape, values, SELECTIVITY_PROBE)
+    if probes is None:
+        return None
+    return tuple(sorted(range(len(shape)), key=probes.__getitem__)) if probes else (0,)
 
 
 def expand_family(domain_id, attributes, limit):
-    """Up to `limit` + 1 product ids, enough to tell that a family exceeds `limit`."""
-    query = family_query(domain_id, attributes).limit(limit + 1)
-    return [product_id for (product_id,) in query.tuples()]
+    """Up to `limit` + 1 product ids, enough to tell that a family exceeds `limit` (the caller
+    has checked the domain)."""
+    shape, values = _family_params(domain_id, attributes)
+    order = _ranked(shape, values)
+    return queries.family_products(shape, order, values, limit + 1) if order else []
 
 
 def require_domain(domain_id):
@@ -107,7 +59,9 @@ def describe(family):
 
 
 def _value_sets(attribute):
-    """(value ids, value keys) an attribute matches any of, as _value_condition reads it."""
+    """(value ids, value keys) an attribute matches any of: `value_id` exact, `value_name` ignoring
+    case and accents, `value_ids` any of; the delete form's `values: [{id, name}]` any of its ids
+    or names."""
     if attribute.get("value_id") is not None:
         return [attribute["value_id"]], []
     if attribute.get("value_name") is not None:
@@ -123,7 +77,8 @@ def _value_sets(attribute):
 
 def _family_params(domain_id, attributes):
     """The family's shape (per attribute: how many value ids and keys), which its prepared SQL
-    depends on, and its values by param name (compat.queries.family_probes, family_count)."""
+    depends on, and its values by param name (compat.queries.family_probes, family_count,
+    family_products)."""
     shape, values = [], {"domain": domain_id}
     for a, attribute in enumerate(attributes):
         ids, keys = _value_sets(attribute)
@@ -137,12 +92,11 @@ def _family_params(domain_id, attributes):
 def count_family_products(domain_id, attributes, max_products):
     """Endpoint 2: how many products the family selects; 400 above the per-request limit,
     since such a family could not be sent to the write endpoints. Two prepared statements: the
-    domain check with the selectivity probes (as _by_selectivity's), then the count."""
+    domain check with the selectivity probes, then the count."""
     shape, values = _family_params(domain_id, attributes)
-    probes = queries.family_probes(shape, values, SELECTIVITY_PROBE)
-    if probes is None:
+    order = _ranked(shape, values)
+    if order is None:
         require_domain(domain_id)  # raises the 404
-    order = tuple(sorted(range(len(shape)), key=probes.__getitem__)) if probes else (0,)
     count = queries.family_count(shape, order, values)
     if count > max_products:
         raise ApiError(400, "too_many_products",
