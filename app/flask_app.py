@@ -4,14 +4,19 @@ from inspect import iscoroutinefunction
 
 from flask import Flask
 
+from app.http.json_provider import OrjsonProvider
+
 
 class ServiceFlask(Flask):
-    """Flask, with `ensure_sync` remembering which functions are coroutines.
+    """Flask, with orjson writing response bodies (app/http/json_provider.py), and `ensure_sync`
+    remembering which functions are coroutines.
 
     Flask asks it of every hook and view on every request (sixteen times for an item read) and
     inspects the function's code flags each time: 6 % of an item read's in-process time in the
     profile. A function's kind never changes, so it is looked up by the function itself (a bound
     method's underlying function: views are bound anew on every request)."""
+
+    json_provider_class = OrjsonProvider
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
