@@ -1,13 +1,13 @@
 """The vehicle finder (issue 12): domain attributes get value_type, hierarchy and relevance (the
 defaults of extensions.md F where a bundle gave none), value names are matched without case or
-accents (value_key folded again), and the finder's counts are built for every domain."""
+accents (value_key folded again). The finder's counts of every domain are built by 0005, which
+gives the attribute rows the scopes the counting reads them by."""
 
 
 def up(migrator, db):
     from app.models import Domain, ProductAttribute
     from app.models.finder import FinderDomain, FinderFacet, FinderPairFacet
     from app.services.catalog.text_normalize import value_key
-    from app.services.finder.facets import refresh_facets
     from schemas.bundle import ATTRIBUTE_DEFAULTS
 
     db.create_tables([FinderDomain, FinderFacet, FinderPairFacet], safe=True)
@@ -21,4 +21,3 @@ def up(migrator, db):
         if name is not None and value_key(name) != key:
             ProductAttribute.update(value_key=value_key(name)).where(
                 ProductAttribute.value_name == name).execute()
-    refresh_facets(d for (d,) in Domain.select(Domain.id).tuples())

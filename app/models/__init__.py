@@ -1,6 +1,7 @@
 """All models, in the order their tables must be created."""
 from app.models.auth import AccessToken, Application, AuthorizationCode, RefreshToken, User
 from app.models.catalog import (
+                                AttributeScope,
                                 CatalogVersion,
                                 Category,
                                 CategoryRule,
@@ -24,7 +25,7 @@ from app.models.orders import Claim, Order
 ALL_MODELS = [
     Currency, Site, User, Application, AccessToken, RefreshToken, AuthorizationCode,
     Domain, Category, CompatibilityDomain, CompatibilityRule, CategoryRule,
-    RestrictionAttribute, RestrictionValue, Product, ProductAttribute, DomainDiscoveryTerm,
+    RestrictionAttribute, RestrictionValue, Product, AttributeScope, ProductAttribute, DomainDiscoveryTerm,
     Item, Suggestion, CompatibilityException, Compatibility, Order, Claim,
     ChartDomain, TechnicalSpec, Chart, ChartRow, ChartFilterValue, CatalogVersion, CompatibilityChange,
     FinderDomain, FinderFacet, FinderPairFacet,

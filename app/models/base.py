@@ -1,9 +1,9 @@
 """The base model bound to the database proxy, and the field types shared by all areas."""
 import datetime
 
-from peewee import DateTimeField, JSONField, Model
+from peewee import SQL, CharField, DateTimeField, ForeignKeyField, JSONField, Model, NodeList
 
-from app.db import db
+from app.db import db, is_postgres
 
 
 def utcnow():
@@ -16,4 +16,24 @@ class BaseModel(Model):
         legacy_table_names = False
 
 
-__all__ = ["BaseModel", "JSONField", "DateTimeField", "utcnow"]
+class _ByteOrdered:
+    """A column of codes (ids, folded keys), compared byte by byte: COLLATE "C" on PostgreSQL, whose default
+    collation compares through the locale, with no abbreviated sort keys (SQLite's default,
+    BINARY, is byte order already). Building the attribute rows' three indexes over 540,000 rows:
+    2.45 s under the database's collation, 1.7 s under "C". Equality is the same either way; an
+    ORDER BY of such a column is code point order, which is C.UTF-8's order too."""
+
+    def ddl(self, ctx):
+        node = super().ddl(ctx)
+        return NodeList((node, SQL('COLLATE "C"'))) if is_postgres() else node
+
+
+class CodeField(_ByteOrdered, CharField):
+    pass
+
+
+class CodeForeignKeyField(_ByteOrdered, ForeignKeyField):
+    pass
+
+
+__all__ = ["BaseModel", "CodeField", "CodeForeignKeyField", "JSONField", "DateTimeField", "utcnow"]

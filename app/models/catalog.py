@@ -1,7 +1,7 @@
 """The catalog: domains, categories, the compatibility rules between domains, and products."""
 from peewee import BooleanField, CharField, ForeignKeyField, IntegerField
 
-from app.models.base import BaseModel, JSONField
+from app.models.base import BaseModel, CodeField, CodeForeignKeyField, JSONField
 from app.models.common import Site
 
 
@@ -86,24 +86,39 @@ class Product(BaseModel):
         indexes = ((("domain", "parent_id"), False),)
 
 
-class ProductAttribute(BaseModel):
-    """One attribute value of a product, denormalised with the product's domain and
-    child flag so that a family (domain + attribute values) is answered from indexes."""
-    product = ForeignKeyField(Product, backref="attribute_rows", on_delete="CASCADE", index=False)
+class AttributeScope(BaseModel):
+    """A (domain, child flag, attribute) whose product rows a family's attribute selects among,
+    numbered: the attribute rows' indexes lead with this integer instead of the three columns.
+
+    Built from 540,000 attribute rows, each of the two value indexes sorted rows whose first three
+    key columns (two texts and a flag) were equal almost everywhere: 1.45-1.74 s each on
+    PostgreSQL, against 0.86 s keyed by one integer; SQLite inserted the rows 0.65 s faster into
+    the narrower indexes. Scopes are only ever added (by the import), never renumbered."""
     domain_id = CharField(max_length=100)
     is_child = BooleanField()
     attribute_id = CharField(max_length=100)
-    value_id = CharField(max_length=100, null=True)
+
+    class Meta:
+        indexes = ((("domain_id", "is_child", "attribute_id"), True),)
+
+
+class ProductAttribute(BaseModel):
+    """One attribute value of a product, with the scope (the product's domain and child flag, and
+    the attribute) a family's attribute is looked up by, so that a family is answered from indexes."""
+    product = CodeForeignKeyField(Product, backref="attribute_rows", on_delete="CASCADE", index=False)
+    scope = ForeignKeyField(AttributeScope, index=False)
+    attribute_id = CodeField(max_length=100)
+    value_id = CodeField(max_length=100, null=True)
     value_name = CharField(max_length=255, null=True)
-    value_key = CharField(max_length=255, null=True)  # value_name without case or accents
+    value_key = CodeField(max_length=255, null=True)  # value_name without case or accents
     position = IntegerField(default=0)
 
     class Meta:
         primary_key = False
         indexes = (
             (("product", "attribute_id"), True),
-            (("domain_id", "is_child", "attribute_id", "value_id", "product"), False),
-            (("domain_id", "is_child", "attribute_id", "value_key", "product"), False),
+            (("scope", "value_id", "product"), False),
+            (("scope", "value_key", "product"), False),
         )
 
 
@@ -131,5 +146,5 @@ class CatalogVersion(BaseModel):
 
 
 __all__ = ["Domain", "Category", "CompatibilityDomain", "CompatibilityRule", "CategoryRule",
-           "RestrictionAttribute", "RestrictionValue", "Product", "ProductAttribute",
+           "RestrictionAttribute", "RestrictionValue", "Product", "AttributeScope", "ProductAttribute",
            "DomainDiscoveryTerm", "CatalogVersion"]

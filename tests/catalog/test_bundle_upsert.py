@@ -1,6 +1,7 @@
 """Re-importing and exporting bundles: upsert by id, children replaced, stable codes, round trip."""
 from app.models import (
     Application,
+    AttributeScope,
     ChartFilterValue,
     ChartRow,
     Compatibility,
@@ -53,9 +54,12 @@ def test_reimport_replaces_a_products_attributes(load_bundle, run_db):
     product = {"id": "MLA90001", "domain_id": "MLA-CARS_AND_VANS", "name": "Volkswagen Gol nuevo",
                "parent_id": "MLA8001", "attributes": [{"id": "BRAND", "value_id": "60249", "value_name": "VW"}]}
     load_bundle({"products": [product]})
-    rows = run_db(lambda: list(ProductAttribute.select().where(ProductAttribute.product == "MLA90001").dicts()))
-    assert [(r["attribute_id"], r["value_key"], r["is_child"], r["domain_id"]) for r in rows] == [
-        ("BRAND", "vw", True, "MLA-CARS_AND_VANS")]
+    rows = run_db(lambda: list(ProductAttribute.select(
+        ProductAttribute.attribute_id, ProductAttribute.value_key, AttributeScope.is_child, AttributeScope.domain_id,
+        AttributeScope.attribute_id.alias("scope_attribute")).join(AttributeScope).where(
+        ProductAttribute.product == "MLA90001").dicts()))
+    assert [(r["attribute_id"], r["value_key"], r["is_child"], r["domain_id"], r["scope_attribute"])
+            for r in rows] == [("BRAND", "vw", True, "MLA-CARS_AND_VANS", "BRAND")]
     stored = run_db(Product.get_by_id, "MLA90001")
     assert (stored.name, stored.site_id) == ("Volkswagen Gol nuevo", "MLA")
 

@@ -17,7 +17,7 @@ from app.models import (
     ProductAttribute,
 )
 from app.services import history
-from app.services.bundle import load, load_items
+from app.services.bundle import load, load_items, load_products
 from app.services.bundle.bulk import collector_paused, import_cache, stored_rows_estimate
 from app.services.bundle.export import export_bundle
 from app.services.bundle.refs import check_references
@@ -29,7 +29,7 @@ LOADERS = [
     ("currencies", load.load_currencies), ("sites", load.load_sites), ("users", load.load_users),
     ("applications", load.load_applications), ("domains", load.load_domains),
     ("categories", load.load_categories), ("domain_compatibilities", load.load_domain_compatibilities),
-    ("restriction_values", load.load_restriction_values), ("products", load.load_products),
+    ("restriction_values", load.load_restriction_values), ("products", load_products.load_products),
     ("items", load_items.load_items), ("compatibilities", load_items.load_compatibilities),
     ("suggestions", load_items.load_suggestions), ("exceptions", load_items.load_exceptions),
     ("orders", load_items.load_orders), ("claims", load_items.load_claims),

@@ -8,8 +8,6 @@ from app.models import (
     CompatibilityRule,
     Currency,
     Domain,
-    Product,
-    ProductAttribute,
     RestrictionAttribute,
     RestrictionValue,
     Site,
@@ -17,11 +15,8 @@ from app.models import (
 )
 from app.models.base import utcnow
 from app.services.auth import tokens as auth
-from app.services.bundle.bulk import indexes_rebuilt
 from app.services.bundle.lookup import chunks
 from app.services.bundle.sql import delete_in, insert_rows, select_in
-from app.services.catalog.text_normalize import value_key
-from app.services.finder import facet_changes
 
 
 def upsert(model, fields, rows, key, keep_when_missing=()):
@@ -163,71 +158,3 @@ def load_restriction_values(records, ctx):
                                         RestrictionValue.value_id).where(RestrictionValue.attribute.in_(chunk))
         stale += [i for i, attribute_id, value_id in query.tuples() if value_id not in kept[attribute_id]]
     delete_in(RestrictionValue, "id", stale)
-
-
-def load_products(records, ctx):
-    """Products and their attribute rows. Only the products that differ from the stored ones
-    are written, so re-importing a large unchanged catalog costs reads, not rewrites."""
-    products = {r["id"]: (r["domain_id"], ctx.site_of_product(r), r["name"], r.get("parent_id")) for r in records}
-    # A catalog repeats its value names (brands, years) across products: each is folded once.
-    keys = {name: value_key(name) for name in {a.get("value_name") for r in records for a in r["attributes"]}}
-    attributes = {r["id"]: [(r["domain_id"], r.get("parent_id") is not None, a["id"], a.get("value_id"),
-                             a.get("value_name"), keys[a.get("value_name")], n)
-                            for n, a in enumerate(r["attributes"])] for r in records}
-    stored_products, stored_attributes = _stored_products(list(products))
-    # The finder's counts of every domain that gained, lost or changed a product (a moved product
-    # changes two), from the changed products' rows; an unchanged re-import counts nothing.
-    changed = [pid for pid, row in products.items()
-               if stored_products.get(pid) != row or stored_attributes.get(pid) != attributes[pid]]
-    counts = facet_changes.plan({pid: (_facet_state(stored_products.get(pid), stored_attributes.get(pid, ())),
-                                       _facet_state(products[pid], attributes[pid])) for pid in changed})
-    product_fields = ["id", "domain", "site", "name", "parent_id"]
-    new_rows = [(pid, *row) for pid, row in products.items() if pid not in stored_products]
-    with indexes_rebuilt(Product, len(new_rows)):
-        insert_rows(Product, product_fields, new_rows)
-    upsert(Product, product_fields, [(pid, *row) for pid, row in products.items()
-                                     if pid in stored_products and stored_products[pid] != row], ["id"])
-    _write_attributes(attributes, stored_attributes)
-    facet_changes.apply(counts)
-
-
-def _facet_state(product, attribute_rows):
-    """(domain_id, is a child, attribute rows) of a product for the finder's counts; None for none."""
-    return None if product is None else (product[0], product[3] is not None, attribute_rows)
-
-
-ATTRIBUTE_FIELDS = ["product", "domain_id", "is_child", "attribute_id", "value_id", "value_name", "value_key",
-                    "position"]
-
-
-def _write_attributes(attributes, stored_attributes):
-    """Rewrite only what changed: a product that lost attributes gets all its rows replaced;
-    otherwise its new or changed rows are upserted by (product, attribute_id) and the rest stay,
-    which for a typical catalog revision writes a fraction of the rows."""
-    fresh, replaced, changed_rows = [], [], []
-    for pid, rows in attributes.items():
-        stored = stored_attributes.get(pid)
-        if stored is None:
-            fresh.append(pid)
-        elif stored != rows:
-            by_attribute = {row[2]: row for row in stored}
-            if by_attribute.keys() - {row[2] for row in rows}:
-                replaced.append(pid)
-            else:
-                changed_rows += [(pid, *row) for row in rows if by_attribute.get(row[2]) != row]
-    delete_in(ProductAttribute, "product", replaced)
-    rows = [(pid, *row) for pid in fresh + replaced for row in attributes[pid]]
-    with indexes_rebuilt(ProductAttribute, len(rows)):  # before the upsert, whose key is an index
-        insert_rows(ProductAttribute, ATTRIBUTE_FIELDS, rows)
-    upsert(ProductAttribute, ATTRIBUTE_FIELDS, changed_rows, ["product", "attribute_id"])
-
-
-def _stored_products(ids):
-    products = {pid: tuple(rest) for pid, *rest in select_in(
-        Product, ["id", "domain", "site", "name", "parent_id"], "id", ids)}
-    attributes = {}
-    rows = select_in(ProductAttribute, ["product", "domain_id", "is_child", "attribute_id", "value_id", "value_name",
-                                        "value_key", "position"], "product", ids, order_by=["product", "position"])
-    for pid, domain_id, is_child, *rest in rows:
-        attributes.setdefault(pid, []).append((domain_id, bool(is_child), *rest))
-    return products, attributes

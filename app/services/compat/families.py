@@ -1,8 +1,8 @@
 """Product families: the child products of a domain whose attributes match every given value.
 
 A family is answered from the ProductAttribute indexes: its most selective attribute selects rows
-by (domain_id, is_child, attribute_id, value), each further attribute is a lookup of the same product
-in that index. No Python loop ever walks the catalog.
+by (scope, value), the scope standing for (domain_id, is_child, attribute_id); each further
+attribute is a lookup of the same product by (product, attribute_id). No Python loop ever walks the catalog.
 """
 from dataclasses import dataclass
 

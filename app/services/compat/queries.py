@@ -4,7 +4,7 @@ dicts, without building model instances."""
 from peewee import JOIN, OP, SQL, Case, Expression, fn
 
 from app.db import execute_prepared, param
-from app.models import Claim, Compatibility, Domain, Order, Product, ProductAttribute
+from app.models import AttributeScope, Claim, Compatibility, Domain, Order, Product, ProductAttribute
 from schemas.vocabulary import CATALOGO
 
 
@@ -104,9 +104,13 @@ def _family_values(pa, a, n_ids, n_keys):
 
 def _family_rows(pa, a, n_ids, n_keys):
     """The ProductAttribute rows (in `pa`) of the a-th attribute of a family: params `domain`,
-    `a{a}` (the attribute id) and the values of _family_values."""
-    return ((pa.domain_id == param("domain")) & (pa.is_child == True)  # noqa: E712
-            & (pa.attribute_id == param(f"a{a}")) & _family_values(pa, a, n_ids, n_keys))
+    `a{a}` (the attribute id) and the values of _family_values. The scope is a scalar subquery,
+    run once per statement."""
+    scope = AttributeScope.alias(f"scope{a}")
+    scope_id = scope.select(scope.id).where((scope.domain_id == param("domain"))
+                                            & (scope.is_child == True)  # noqa: E712
+                                            & (scope.attribute_id == param(f"a{a}")))
+    return (pa.scope == scope_id) & _family_values(pa, a, n_ids, n_keys)
 
 
 def family_probes(shape, values, probe):

@@ -22,6 +22,7 @@ from app.db import db
 from app.models import finder as stored
 from app.models.finder import FinderDomain, FinderFacet, FinderPairFacet
 from app.services.finder.facets import refresh_facets
+from app.services.finder.matching import scope
 
 PAIR_FIELDS = ["domain_id", "known_attribute_id", "known_value_id", "attribute_id", "value_id", "value_name",
                "metric"]
@@ -56,8 +57,8 @@ def _add(counter, counts, sign):
 
 def plan(changes):
     """`changes`: {product_id: (before, after)}, each None (no product) or (domain_id, is_child,
-    attribute rows as (domain_id, is_child, attribute_id, value_id, value_name, ...)). Reads what
-    the stored counts need; call before the products are written."""
+    attribute rows as (scope, attribute_id, value_id, value_name, ...)). Reads what the stored
+    counts need; call before the products are written."""
     domains, sides = {}, {}  # sides: {(domain_id, sign): [child rows of one product, ...]}
     for before, after in changes.values():
         for state, sign in ((before, -1), (after, 1)):
@@ -65,8 +66,10 @@ def plan(changes):
                 continue
             if state[0] not in domains:
                 domains[state[0]] = _Domain(state[0])
-            domains[state[0]].children += sign if state[1] else 0
-            sides.setdefault((state[0], sign), []).append(list(map(_COUNTED, filter(_IS_CHILD, state[2]))))
+            sides.setdefault((state[0], sign), [])
+            if state[1]:  # only child products are counted
+                domains[state[0]].children += sign
+                sides[(state[0], sign)].append(list(map(_COUNTED, state[2])))
     counted = {key: _counted(products) for key, products in sides.items()}
     for (domain_id, sign), (rows, singles, _) in counted.items():
         _add(domains[domain_id].singles, {rows[n]: count for n, count in singles.items()}, sign)
@@ -82,8 +85,7 @@ def plan(changes):
     return list(domains.values())
 
 
-_IS_CHILD = itemgetter(1)
-_COUNTED = itemgetter(2, 3, 4)  # (attribute_id, value_id, value_name) of an attribute row
+_COUNTED = itemgetter(1, 2, 3)  # (attribute_id, value_id, value_name) of an attribute row
 _ORDERED_PAIRS = partial(permutations, r=2)
 
 
@@ -129,11 +131,11 @@ def _stored_pairs(domain, changed):
 
 def _rows_of_products_with(domain_id, known):
     p = db.param
-    child = (f"domain_id = {p} AND is_child = {p}")
+    child = f"scope_id IN (SELECT id FROM attribute_scope WHERE domain_id = {p} AND is_child = {p})"
     return db.execute_sql(
         f"SELECT product_id, attribute_id, value_id, value_name FROM product_attribute WHERE {child}"
-        f" AND product_id IN (SELECT product_id FROM product_attribute WHERE {child}"
-        f" AND attribute_id = {p} AND value_id = {p})", (domain_id, True, domain_id, True, *known)).fetchall()
+        f" AND product_id IN (SELECT product_id FROM product_attribute WHERE scope_id = {scope()} AND value_id = {p})",
+        (domain_id, True, domain_id, True, *known)).fetchall()
 
 
 def apply(planned):

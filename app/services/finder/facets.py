@@ -11,7 +11,7 @@ from operator import itemgetter
 from peewee import fn
 
 from app.db import db, is_postgres
-from app.models import Product, ProductAttribute
+from app.models import AttributeScope, Product, ProductAttribute
 from app.models import finder as stored
 from app.models.finder import FinderDomain, FinderFacet, FinderPairFacet
 
@@ -29,10 +29,11 @@ def _refresh_domain(domain_id):
                 .where((Product.domain == domain_id) & Product.parent_id.is_null(False))
                 .group_by(Product.domain))
     FinderDomain.insert_from(children, [FinderDomain.domain_id, FinderDomain.child_products]).execute()
-    pa = ProductAttribute
-    singles = (pa.select(pa.domain_id, pa.attribute_id, pa.value_id, pa.value_name, fn.COUNT(pa.product))
-               .where((pa.domain_id == domain_id) & (pa.is_child == True))  # noqa: E712
-               .group_by(pa.domain_id, pa.attribute_id, pa.value_id, pa.value_name))
+    pa, scope = ProductAttribute, AttributeScope
+    singles = (pa.select(scope.domain_id, pa.attribute_id, pa.value_id, pa.value_name, fn.COUNT(pa.product))
+               .join(scope, on=(scope.id == pa.scope))
+               .where((scope.domain_id == domain_id) & (scope.is_child == True))  # noqa: E712
+               .group_by(scope.domain_id, pa.attribute_id, pa.value_id, pa.value_name))
     FinderFacet.insert_from(singles, [FinderFacet.domain_id, FinderFacet.attribute_id, FinderFacet.value_id,
                                       FinderFacet.value_name, FinderFacet.metric]).execute()
     _insert_pairs(domain_id)
@@ -70,8 +71,9 @@ def _rows_by_product(domain_id):
     a PostgreSQL client-side cursor would hold all five million rows of a large catalog at once,
     so a server cursor is declared in SQL, in the transaction (its parameters bound by the server, as
     psycopg 3 binds all of them: DECLARE takes them)."""
-    sql = (f"SELECT product_id, attribute_id, value_id, value_name FROM product_attribute"
-           f" WHERE domain_id = {db.param} AND is_child = {db.param} ORDER BY product_id")
+    sql = (f"SELECT product_id, attribute_id, value_id, value_name FROM product_attribute WHERE scope_id IN"
+           f" (SELECT id FROM attribute_scope WHERE domain_id = {db.param} AND is_child = {db.param})"
+           f" ORDER BY product_id")
     if not is_postgres():
         yield from db.execute_sql(sql, (domain_id, True))
         return

@@ -12,6 +12,13 @@ from app.models import finder as stored
 PA = "product_attribute"
 
 
+def scope():
+    """The scope id of (domain_id, is_child, attribute_id), its params in that order: a scalar
+    subquery, run once per statement, whose value the attribute rows' indexes lead with."""
+    p = db.param
+    return f"(SELECT id FROM attribute_scope WHERE domain_id = {p} AND is_child = {p} AND attribute_id = {p})"
+
+
 @dataclass
 class Sized:
     """A known attribute with how many child products carry each of its values."""
@@ -145,8 +152,7 @@ def matching_from(domain_id, driver, others, driver_values=None, join=("", ())):
     (0.7 ms of planning against 0.16 ms), and a subquery is planned once, alone."""
     sql, params = f" FROM {PA} d{join[0]}", list(join[1])
     test, values = value_test("d.value_id", driver_values or driver.value_ids)
-    sql += (f" WHERE d.domain_id = {db.param} AND d.is_child = {db.param} AND d.attribute_id = {db.param}"
-            f" AND {test}")
+    sql += f" WHERE d.scope_id = {scope()} AND {test}"
     params += [domain_id, True, driver.attribute_id, *values]
     for k in others:
         value = f"(SELECT k.value_id FROM {PA} k WHERE k.product_id = d.product_id AND k.attribute_id = {db.param})"
