@@ -11,13 +11,16 @@ from app.services.finder import facet_changes
 def load_products(records, ctx):
     """Products and their attribute rows. Only the products that differ from the stored ones
     are written, so re-importing a large unchanged catalog costs reads, not rewrites."""
-    products = {r["id"]: (r["domain_id"], ctx.site_of_product(r), r["name"], r.get("parent_id")) for r in records}
+    # Rows as they are written and read back (ids first), so that each is built once.
+    products = {r["id"]: (r["id"], r["domain_id"], ctx.site_of_product(r), r["name"], r.get("parent_id"))
+                for r in records}
     # A catalog repeats its value names (brands, years) across products: each is folded once.
     keys = {name: value_key(name) for name in {a.get("value_name") for r in records for a in r["attributes"]}}
     scopes = _scopes(records)
-    attributes = {r["id"]: [(scope[a["id"]], a["id"], a.get("value_id"), a.get("value_name"),
+    attributes = {r["id"]: [(pid, scope[a["id"]], a["id"], a.get("value_id"), a.get("value_name"),
                              keys[a.get("value_name")], n) for n, a in enumerate(r["attributes"])]
-                  for r in records for scope in (scopes[(r["domain_id"], r.get("parent_id") is not None)],)}
+                  for r in records
+                  for pid, scope in ((r["id"], scopes[(r["domain_id"], r.get("parent_id") is not None)]),)}
     stored_products, stored_attributes = _stored_products(list(products))
     # The finder's counts of every domain that gained, lost or changed a product (a moved product
     # changes two), from the changed products' rows; an unchanged re-import counts nothing.
@@ -25,11 +28,10 @@ def load_products(records, ctx):
                if stored_products.get(pid) != row or stored_attributes.get(pid) != attributes[pid]]
     counts = facet_changes.plan({pid: (_facet_state(stored_products.get(pid), stored_attributes.get(pid, ())),
                                        _facet_state(products[pid], attributes[pid])) for pid in changed})
-    product_fields = ["id", "domain", "site", "name", "parent_id"]
-    new_rows = [(pid, *row) for pid, row in products.items() if pid not in stored_products]
+    new_rows = [row for pid, row in products.items() if pid not in stored_products]
     with indexes_rebuilt(Product, len(new_rows)):
-        insert_rows(Product, product_fields, new_rows)
-    upsert(Product, product_fields, [(pid, *row) for pid, row in products.items()
+        insert_rows(Product, PRODUCT_FIELDS, new_rows)
+    upsert(Product, PRODUCT_FIELDS, [row for pid, row in products.items()
                                      if pid in stored_products and stored_products[pid] != row], ["id"])
     _write_attributes(attributes, stored_attributes)
     facet_changes.apply(counts)
@@ -59,9 +61,10 @@ def _scopes(records):
 
 def _facet_state(product, attribute_rows):
     """(domain_id, is a child, attribute rows) of a product for the finder's counts; None for none."""
-    return None if product is None else (product[0], product[3] is not None, attribute_rows)
+    return None if product is None else (product[1], product[4] is not None, attribute_rows)
 
 
+PRODUCT_FIELDS = ["id", "domain", "site", "name", "parent_id"]
 ATTRIBUTE_FIELDS = ["product", "scope", "attribute_id", "value_id", "value_name", "value_key", "position"]
 
 
@@ -75,22 +78,21 @@ def _write_attributes(attributes, stored_attributes):
         if stored is None:
             fresh.append(pid)
         elif stored != rows:
-            by_attribute = {row[1]: row for row in stored}
-            if by_attribute.keys() - {row[1] for row in rows}:
+            by_attribute = {row[2]: row for row in stored}
+            if by_attribute.keys() - {row[2] for row in rows}:
                 replaced.append(pid)
             else:
-                changed_rows += [(pid, *row) for row in rows if by_attribute.get(row[1]) != row]
+                changed_rows += [row for row in rows if by_attribute.get(row[2]) != row]
     delete_in(ProductAttribute, "product", replaced)
-    rows = [(pid, *row) for pid in fresh + replaced for row in attributes[pid]]
+    rows = [row for pid in fresh + replaced for row in attributes[pid]]
     with indexes_rebuilt(ProductAttribute, len(rows)):  # before the upsert, whose key is an index
         insert_rows(ProductAttribute, ATTRIBUTE_FIELDS, rows)
     upsert(ProductAttribute, ATTRIBUTE_FIELDS, changed_rows, ["product", "attribute_id"])
 
 
 def _stored_products(ids):
-    products = {pid: tuple(rest) for pid, *rest in select_in(
-        Product, ["id", "domain", "site", "name", "parent_id"], "id", ids)}
+    products = {row[0]: tuple(row) for row in select_in(Product, PRODUCT_FIELDS, "id", ids)}
     attributes = {}
-    for pid, *row in select_in(ProductAttribute, ATTRIBUTE_FIELDS, "product", ids, order_by=["product", "position"]):
-        attributes.setdefault(pid, []).append(tuple(row))
+    for row in select_in(ProductAttribute, ATTRIBUTE_FIELDS, "product", ids, order_by=["product", "position"]):
+        attributes.setdefault(row[0], []).append(tuple(row))
     return products, attributes

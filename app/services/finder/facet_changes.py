@@ -57,8 +57,8 @@ def _add(counter, counts, sign):
 
 def plan(changes):
     """`changes`: {product_id: (before, after)}, each None (no product) or (domain_id, is_child,
-    attribute rows as (scope, attribute_id, value_id, value_name, ...)). Reads what the stored
-    counts need; call before the products are written."""
+    attribute rows as (product_id, scope, attribute_id, value_id, value_name, ...)). Reads what the
+    stored counts need; call before the products are written."""
     domains, sides = {}, {}  # sides: {(domain_id, sign): [child rows of one product, ...]}
     for before, after in changes.values():
         for state, sign in ((before, -1), (after, 1)):
@@ -85,7 +85,7 @@ def plan(changes):
     return list(domains.values())
 
 
-_COUNTED = itemgetter(1, 2, 3)  # (attribute_id, value_id, value_name) of an attribute row
+_COUNTED = itemgetter(2, 3, 4)  # (attribute_id, value_id, value_name) of an attribute row
 _ORDERED_PAIRS = partial(permutations, r=2)
 
 
@@ -130,12 +130,13 @@ def _stored_pairs(domain, changed):
 
 
 def _rows_of_products_with(domain_id, known):
-    p = db.param
-    child = f"scope_id IN (SELECT id FROM attribute_scope WHERE domain_id = {p} AND is_child = {p})"
+    """(product_id, attribute_id, value_id, value_name) of the domain's child products that carry
+    the known value: driven from that value's rows, each product's rows then read by its id (a
+    product's rows all share its domain and child flag)."""
     return db.execute_sql(
-        f"SELECT product_id, attribute_id, value_id, value_name FROM product_attribute WHERE {child}"
-        f" AND product_id IN (SELECT product_id FROM product_attribute WHERE scope_id = {scope()} AND value_id = {p})",
-        (domain_id, True, domain_id, True, *known)).fetchall()
+        "SELECT a.product_id, a.attribute_id, a.value_id, a.value_name FROM product_attribute k"
+        f" JOIN product_attribute a ON a.product_id = k.product_id WHERE k.scope_id = {scope()}"
+        f" AND k.value_id = {db.param}", (domain_id, True, *known)).fetchall()
 
 
 def apply(planned):
