@@ -15,7 +15,7 @@ means the stored counts were not the sum of the stored rows: that domain is reco
 """
 from collections import Counter
 from functools import partial
-from itertools import chain, permutations
+from itertools import chain, combinations
 from operator import itemgetter
 
 from app.db import db
@@ -86,12 +86,13 @@ def plan(changes):
 
 
 _COUNTED = itemgetter(2, 3, 4)  # (attribute_id, value_id, value_name) of an attribute row
-_ORDERED_PAIRS = partial(permutations, r=2)
+_PAIRS = partial(combinations, r=2)
 
 
 def _counted(products):
     """(distinct rows, {row number: products}, {(row number, row number): products}) of the child
-    rows of some products: every ordered pair of a product's rows counted, popular or not, and
+    rows of some products: every pair of a product's rows counted once, in the product's order
+    (_add_pairs reads it both ways: half the pairs of counting each order), popular or not, and
     filtered per distinct pair after. Rows are numbered so that itertools and Counter count in C;
     building a tuple key per pair in Python was 11 % of a product import's instructions. The
     price: pairs whose known value is not popular are counted too, so a catalog of values unique
@@ -100,16 +101,17 @@ def _counted(products):
     number = {row: n for n, row in enumerate(rows)}.__getitem__
     numbered = [tuple(map(number, product)) for product in products]
     return (rows, Counter(chain.from_iterable(numbered)),
-            Counter(chain.from_iterable(map(_ORDERED_PAIRS, numbered))))
+            Counter(chain.from_iterable(map(_PAIRS, numbered))))
 
 
 def _add_pairs(counter, rows, pairs, popular, sign):
     """Adds to `counter` the pair counts of `_counted` (its `rows` and `pairs`) whose known value
-    is in `popular`, keyed (known attribute, known value_id, attribute, value_id, value_name)."""
-    for (k, o), n in pairs.items():
-        known, other = rows[k], rows[o]
-        if known[:2] in popular and other[0] != known[0]:
-            counter[(known[0], known[1], *other)] += sign * n
+    is in `popular`, keyed (known attribute, known value_id, attribute, value_id, value_name), each
+    pair both ways."""
+    for (a, b), n in pairs.items():
+        for known, other in ((rows[a], rows[b]), (rows[b], rows[a])):
+            if known[:2] in popular and other[0] != known[0]:
+                counter[(known[0], known[1], *other)] += sign * n
 
 
 def _stored_pairs(domain, changed):
