@@ -1,7 +1,7 @@
 """The catalog: domains, categories, the compatibility rules between domains, and products."""
 from peewee import BooleanField, CharField, ForeignKeyField, IntegerField
 
-from app.models.base import BaseModel, CodeField, CodeForeignKeyField, JSONField
+from app.models.base import BaseModel, CodeField, JSONField
 from app.models.common import Site
 
 
@@ -105,7 +105,7 @@ class AttributeScope(BaseModel):
 class ProductAttribute(BaseModel):
     """One attribute value of a product, with the scope (the product's domain and child flag, and
     the attribute) a family's attribute is looked up by, so that a family is answered from indexes."""
-    product = CodeForeignKeyField(Product, backref="attribute_rows", on_delete="CASCADE", index=False)
+    product = ForeignKeyField(Product, backref="attribute_rows", on_delete="CASCADE", index=False)
     scope = ForeignKeyField(AttributeScope, index=False)
     attribute_id = CodeField(max_length=100)
     value_id = CodeField(max_length=100, null=True)

@@ -101,6 +101,7 @@ def test_postgresql_compares_the_attribute_rows_codes_byte_by_byte(run_db):
     collations = dict(run_db(lambda: db.execute_sql(
         "SELECT column_name, collation_name FROM information_schema.columns"
         " WHERE table_schema = current_schema() AND table_name = 'product_attribute'").fetchall()))
-    codes = ("product_id", "attribute_id", "value_id", "value_key")
+    codes = ("attribute_id", "value_id", "value_key")
     assert {name: collations[name] for name in codes} == dict.fromkeys(codes, "C")
-    assert collations["value_name"] is None  # names keep the database's collation
+    # Names keep the database's collation, and product ids too: joined to other tables' product ids.
+    assert (collations["value_name"], collations["product_id"]) == (None, None)
