@@ -201,9 +201,9 @@ def _check_catalog(ctx):
 def _check_products(ctx):
     # A reference found is not checked again through ctx.ref, whose path would be formatted for
     # each of a catalog's 100,000s of products (ctx.ref answers the same for a row it finds).
-    domains, products = ctx.tables["domain"].rows, ctx.tables["product"].rows
+    domain_of, product_of = ctx.tables["domain"].get, ctx.tables["product"].get
     for i, rec in ctx.records("products"):
-        domain = domains.get(rec["domain_id"]) or ctx.ref(f"products[{i}].domain_id", "domain", rec["domain_id"])
+        domain = domain_of(rec["domain_id"]) or ctx.ref(f"products[{i}].domain_id", "domain", rec["domain_id"])
         if rec.get("site_id") is not None \
                 and ctx.ref(f"products[{i}].site_id", "site", rec["site_id"]) is not None:
             ctx.same_site(f"products[{i}].domain_id", f"domain {rec['domain_id']}", domain, rec["site_id"])
@@ -211,7 +211,7 @@ def _check_products(ctx):
         if parent is not None:
             if parent == rec["id"]:
                 ctx.problem(f"products[{i}].parent_id", "a product cannot be its own parent")
-            elif not products.get(parent):
+            elif not product_of(parent):
                 ctx.ref(f"products[{i}].parent_id", "product", parent)
 
 

@@ -66,10 +66,10 @@ def plan(changes):
                 continue
             if state[0] not in domains:
                 domains[state[0]] = _Domain(state[0])
-            sides.setdefault((state[0], sign), [])
+            side = sides.setdefault((state[0], sign), [])
             if state[1]:  # only child products are counted
                 domains[state[0]].children += sign
-                sides[(state[0], sign)].append(list(map(_COUNTED, state[2])))
+                side.append(list(map(_COUNTED, state[2])))
     counted = {key: _counted(products) for key, products in sides.items()}
     for (domain_id, sign), (rows, singles, _) in counted.items():
         _add(domains[domain_id].singles, {rows[n]: count for n, count in singles.items()}, sign)
