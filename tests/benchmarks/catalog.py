@@ -10,6 +10,7 @@ MLA-CARS_AND_VANS and MLA-BRAKE_PADS:
   child products of one block (every 10th with a note, every 20th with a POSITION restriction); the
   others have none and receive the POST-by-family load.
 """
+import itertools
 import time
 
 from app.data.demo import DEMO_TOKENS, build_demo_bundle
@@ -130,18 +131,17 @@ class Catalog:
         self._timed("demo bundle", build_demo_bundle, log)
         self._timed(f"{self.n_products:,} products", lambda: {"products": products(self.n_products)}, log)
         self._timed(f"{self.n_items:,} items", lambda: {"items": items(self.n_items, self.blocks)}, log)
-        rows, chunk, done = compatibilities(self.full_items, self.blocks), [], 0
-        started = time.perf_counter()
-        for row in rows:
-            chunk.append(row)
-            if len(chunk) == CHUNK:
-                import_bundle({"compatibilities": chunk})
-                done, chunk = done + len(chunk), []
-                log(f"  compatibilities: {done:,} imported, {time.perf_counter() - started:.1f} s")
-        if chunk:
+        # Each chunk is made before its import is timed, as the products' bundle is: the import is
+        # measured, not the making of a million dicts (0.5 s).
+        rows, done, seconds = compatibilities(self.full_items, self.blocks), 0, 0.0
+        while chunk := list(itertools.islice(rows, CHUNK)):
+            started = time.perf_counter()
             import_bundle({"compatibilities": chunk})
-        self.timings[f"{self.n_compatibilities:,} compatibilities"] = time.perf_counter() - started
-        log(f"import {self.n_compatibilities:,} compatibilities: {time.perf_counter() - started:.1f} s "
+            seconds += time.perf_counter() - started
+            done += len(chunk)
+            log(f"  compatibilities: {done:,} imported, {seconds:.1f} s")
+        self.timings[f"{self.n_compatibilities:,} compatibilities"] = seconds
+        log(f"import {self.n_compatibilities:,} compatibilities: {seconds:.1f} s "
             f"(chunks of {CHUNK:,}, one import each, with their IMPORT change records)")
         self._timed(f"{HISTORY_RECORDS:,} change records of one item",
                     lambda: {"compatibility_history": history_records(self.history_item, HISTORY_RECORDS)}, log)
