@@ -80,17 +80,16 @@ def load_compatibilities(records, ctx):
     # Sorted: given in record order, the new rows reach both the id index and the (item, product)
     # one in key order instead of at random places in a tree of a million keys.
     new_ids = iter(sorted(time_ordered_uuids(sum(1 for r in records if not r.get("id")))))
-    products = ctx.tables["product"]
+    products = ctx.tables["product"].rows
     for r in records:
         product_id = None if r.get("universal") else r["product_id"]
-        key = (r["item_id"], product_id)
-        kept = stored.get(key) if stored.get(key) not in explicit else None  # that id moves elsewhere
-        row_id = r.get("id") or kept
+        old = stored.get((r["item_id"], product_id))
+        row_id = r.get("id") or (old if old not in explicit else None)  # an explicit id moves elsewhere
         if row_id is None:
             row_id = next(new_ids)
             fresh.add(row_id)
-        if stored.get(key) not in (None, row_id):
-            replaced.append(stored[key])
+        if old is not None and old != row_id:
+            replaced.append(old)
         product = products.get(product_id) if product_id else None
         note_status = r.get("note_status") or (PENDING if r.get("note") else None)
         rows.append((row_id, r["item_id"], product_id, product_id is None, product and product["domain_id"],

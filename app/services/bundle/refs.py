@@ -104,18 +104,19 @@ def check_references(sections, failed=None):
     _duplicates(sections, problems)
     tables = make_tables()
     for table_name, (section, fields) in REGISTER.items():
+        rows = tables[table_name].rows
         for record in valid(sections, section):
-            key = record["id"]
-            tables[table_name].add(key, **{f: record.get(f) for f in fields})
+            rows[record["id"]] = {f: record.get(f) for f in fields}
         for record in (failed or {}).get(section, ()):
             key = record.get("id")
             if isinstance(key, str | int) and key not in tables[table_name]:
                 tables[table_name].add(key, **{f: record.get(f) if isinstance(record.get(f), str | int) else None
                                                for f in fields})
+    # A set of keys per reference, not a call per record: a catalog's 100,000s of records.
     for section, refs in REFERENCES.items():
-        for record in valid(sections, section):
-            for field, table_name in refs:
-                tables[table_name].want(record.get(field))
+        records = [r for r in sections.get(section, ()) if r is not None]
+        for field, table_name in refs:
+            tables[table_name].want_all({record.get(field) for record in records})
     for record in valid(sections, "orders"):
         tables["product"].want((record.get("snapshot") or {}).get("product_id"))
     for table in tables.values():

@@ -30,8 +30,10 @@ def _restriction_sets(ctx):
             a["attribute_id"]: {v["value_id"] for v in a["values"]} for a in rec["attributes_values"]}
     wanted = set()
     for rec in valid(ctx.sections, "compatibilities"):
+        if not rec.get("restrictions"):
+            continue
         item, product = ctx.tables["item"].get(rec["item_id"]), ctx.tables["product"].get(rec.get("product_id"))
-        if rec.get("restrictions") and item and product:
+        if item and product:
             pair = (product["domain_id"], item["domain_id"])
             if pair not in pairs:
                 wanted.add(pair)
@@ -46,8 +48,8 @@ def _compatible_domains(ctx):
     compatible = {rec["domain_id"]: {rule["compatible_domain_id"] for rule in rec["compatibilities"]}
                   for rec in valid(ctx.sections, "domain_compatibilities")}
     wanted = set()
-    for rec in valid(ctx.sections, "compatibilities"):
-        item = ctx.tables["item"].get(rec["item_id"])
+    for item_id in {rec["item_id"] for rec in valid(ctx.sections, "compatibilities")}:
+        item = ctx.tables["item"].get(item_id)
         if item and item["domain_id"] not in compatible:
             wanted.add(item["domain_id"])
     compatible.update(fetch_compatible_domains(wanted))
