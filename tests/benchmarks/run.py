@@ -249,9 +249,12 @@ def print_table(results, rss, catalog, flask_rps=None):
             f"{'PASS' if mb <= RSS_TARGET_MB else 'MISS'}")
     for label, seconds in catalog.timings.items():
         target = ""
-        limit = (PRODUCT_IMPORT_TARGET_S * catalog.n_products / 100_000 if label.endswith(" products") else
+        # Scaled to the catalog, and judged only from half the size the target is stated for: a
+        # smaller import is mostly its fixed costs (200 compatibilities were judged against 6 ms).
+        limit = (PRODUCT_IMPORT_TARGET_S * catalog.n_products / 100_000
+                 if label.endswith(" products") and catalog.n_products * 2 >= 100_000 else
                  COMPAT_IMPORT_TARGET_S * catalog.n_compatibilities / 1_000_000
-                 if label.endswith(" compatibilities") else None)
+                 if label.endswith(" compatibilities") and catalog.n_compatibilities * 2 >= 1_000_000 else None)
         if limit:
             target = f" (target <= {limit:.3g} s) {'PASS' if seconds <= limit else 'MISS'}"
         log(f"import {label}: {seconds:.1f} s{target}")
