@@ -1,6 +1,7 @@
 """The finder's counts an import updates from the products it changes (facet_changes) equal a
 recount from every product, whichever values become or stop being popular; and a large product
-load whose indexes are rebuilt (bundle/bulk.py) leaves tables and indexes as they were when it fails."""
+load whose indexes are rebuilt (bundle/bulk.py) leaves tables and indexes as they were when it fails,
+while a load that does not double the table keeps its indexes."""
 import copy
 
 import pytest
@@ -115,3 +116,21 @@ def test_rebuilt_indexes_survive_a_load_and_a_failed_one(load_bundle, run_db, mo
     assert run_db(indexes) == before
     assert run_db(lambda: ProductAttribute.select().count()) == len(rows[1]) + 500
     assert run_db(stored_counts) == run_db(recounted)
+
+
+def test_a_load_that_does_not_double_the_table_keeps_its_indexes(load_bundle, run_db, monkeypatch):
+    monkeypatch.setattr(bulk, "MIN_ROWS", 1)
+    load_bundle(finder_bundle())
+    if run_db(is_postgres):  # its estimate of a table's rows is kept by ANALYZE
+        run_db(lambda: db.execute_sql('ANALYZE "product", "product_attribute"'))
+    before, stored = run_db(indexes), run_db(lambda: Product.select().count())
+    rebuilt = []
+    monkeypatch.setattr(bulk, "_secondary_indexes", lambda table, read=bulk._secondary_indexes: rebuilt.append(table)
+                        or read(table))
+    fewer = [{"id": f"MLA97{n:04d}", "domain_id": DOMAIN, "parent_id": "MLA700000", "name": f"Y {n}",
+              "attributes": [{"id": "BRAND", "value_id": "60249", "value_name": "Volkswagen"}]}
+             for n in range(stored // 4)]
+    load_bundle({"products": fewer})
+    assert rebuilt == []
+    assert run_db(indexes) == before
+    assert run_db(lambda: Product.select().count()) == stored + len(fewer)

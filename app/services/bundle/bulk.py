@@ -8,11 +8,11 @@ foreign key is checked again by one anti-join when it is added back. SQLite, sin
 rows lead their value indexes with an integer scope: inserting 540,680 of them and committing took
 2.33-2.40 s with the indexes in place, 1.93-1.95 s with the indexes built after (it keeps its
 foreign keys, which it cannot drop); the whole import of 99,880 products went from 5.16-5.54 to
-4.17-4.23 s. Both databases' DDL is transactional: an import that fails
-rolls the drops back with its rows, so the table keeps its indexes and constraints. The cost on
-PostgreSQL: DROP INDEX locks the table (ACCESS EXCLUSIVE) until the import commits, so readers of
-the table wait for a large load instead of reading around it (SQLite's readers keep reading the
-last commit); hence only when the load at least doubles the table.
+4.17-4.23 s. Both databases' DDL is transactional: an import that fails rolls the drops back with
+its rows, so the table keeps its indexes and constraints. The cost on PostgreSQL: DROP INDEX locks
+the table (ACCESS EXCLUSIVE) until the import commits, so readers of the table wait for a large
+load instead of reading around it (SQLite's readers keep reading the last commit); hence only
+when the load at least doubles the table.
 """
 import gc
 from contextlib import contextmanager

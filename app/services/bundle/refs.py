@@ -114,7 +114,7 @@ def check_references(sections, failed=None):
                                                for f in fields})
     # A set of keys per reference, not a call per record: a catalog's 100,000s of records.
     for section, refs in REFERENCES.items():
-        records = [r for r in sections.get(section, ()) if r is not None]
+        records = list(valid(sections, section))
         for field, table_name in refs:
             tables[table_name].want_all({record.get(field) for record in records})
     for record in valid(sections, "orders"):
