@@ -16,11 +16,11 @@ def load_products(records, ctx):
                 for r in records}
     # A catalog repeats its value names (brands, years) across products: each is folded once.
     keys = {name: value_key(name) for name in {a.get("value_name") for r in records for a in r["attributes"]}}
-    scopes = _scopes(records)
-    attributes = {r["id"]: [(pid, scope[a["id"]], a["id"], a.get("value_id"), a.get("value_name"),
-                             keys[a.get("value_name")], n) for n, a in enumerate(r["attributes"])]
-                  for r in records
-                  for pid, scope in ((r["id"], scopes[(r["domain_id"], r.get("parent_id") is not None)]),)}
+    scopes, attributes = _scopes(records), {}
+    for r in records:
+        pid, scope = r["id"], scopes[(r["domain_id"], r.get("parent_id") is not None)]
+        attributes[pid] = [(pid, scope[a["id"]], a["id"], a.get("value_id"), a.get("value_name"),
+                            keys[a.get("value_name")], n) for n, a in enumerate(r["attributes"])]
     stored_products, stored_attributes = _stored_products(list(products))
     # The finder's counts of every domain that gained, lost or changed a product (a moved product
     # changes two), from the changed products' rows; an unchanged re-import counts nothing.

@@ -43,10 +43,10 @@ class Table:
         self.rows[key] = fields
 
     def want(self, key):
-        if key is not None and key not in self.rows:
-            self.wanted.add(key)
+        self.want_all({key})
 
     def want_all(self, keys):
+        """Reads these keys at the next fetch(), unless known or None."""
         self.wanted |= keys - self.rows.keys() - {None}
 
     def fetch(self):

@@ -117,8 +117,7 @@ def check_references(sections, failed=None):
         records = list(valid(sections, section))
         for field, table_name in refs:
             tables[table_name].want_all({record.get(field) for record in records})
-    for record in valid(sections, "orders"):
-        tables["product"].want((record.get("snapshot") or {}).get("product_id"))
+    tables["product"].want_all({(order.get("snapshot") or {}).get("product_id") for order in valid(sections, "orders")})
     for table in tables.values():
         table.fetch()
     ctx = Context(sections, tables, problems)
