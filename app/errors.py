@@ -42,28 +42,20 @@ STATUS = {code: status for status, codes in CODES.items() for code in codes}
 
 
 class ApiError(Exception):
-    def __init__(self, status, error, message, cause=(), headers=None, extra=None):
+    """An error the API answers as the error object. Its status is the one `CODES` gives the code;
+    `status` overrides it only where a rule of the spec does (`invalid_token` answers 403 on the
+    compatibility writes)."""
+
+    def __init__(self, error, message, cause=(), *, status=None, headers=None, extra=None):
         super().__init__(message)
-        # Extra top-level keys of the error object, for the few errors that document one
-        # (chart_validation_error's `errors`).
-        self.extra = extra or {}
-        self.status = status
+        self.status = status or STATUS[error]
         self.error = error
         self.message = message
         self.cause = list(cause)
         self.headers = headers or {}
-
-
-def bad_request(error, message, cause=()):
-    return ApiError(400, error, message, cause)
-
-
-def not_found(error, message):
-    return ApiError(404, error, message)
-
-
-def forbidden(message, error="forbidden"):
-    return ApiError(403, error, message)
+        # Extra top-level keys of the error object, for the few errors that document one
+        # (chart_validation_error's `errors`).
+        self.extra = extra or {}
 
 
 def require(model, key, error, message):
@@ -71,5 +63,5 @@ def require(model, key, error, message):
     there is none. The one "find it or 404" of every area."""
     row = model.get_or_none(model._meta.primary_key == key)
     if row is None:
-        raise not_found(error, message)
+        raise ApiError(error, message)
     return row

@@ -44,7 +44,7 @@ def authenticate(invalid_status, message=None, item_id=None):
         owner, item = resolve_token_owner_and_item(token, item_id)
     if owner is None:
         headers = {"WWW-Authenticate": 'Bearer error="invalid_token"'}
-        raise ApiError(invalid_status, "invalid_token", message or _refusal_message(token), headers=headers)
+        raise ApiError("invalid_token", message or _refusal_message(token), status=invalid_status, headers=headers)
     # The application acting for the user, which the change history names (H1).
     g.client_id = owner[1]
     return owner[0] if item_id is None else (owner[0], item)

@@ -61,7 +61,7 @@ def read_json(data):
         return loads(data, current_app.config["JSON_MAX_DEPTH"])
     except JsonInputError as exc:
         message = f"Invalid JSON body: {exc}"
-        raise ApiError(400, "invalid_json", message,
+        raise ApiError("invalid_json", message,
                        [{"code": "invalid_json", "message": message, "field": "json"}]) from None
 
 

@@ -51,7 +51,7 @@ class ItemStateEtagMixin:
         try:
             self.check_etag(etag_data)
         except PreconditionFailed:
-            raise ApiError(412, "precondition_failed", PRECONDITION_FAILED) from None
+            raise ApiError("precondition_failed", PRECONDITION_FAILED) from None
 
     def compat_write(self, view):
         """Declares a compatibility write of the item in the path: it runs in a change scope (the

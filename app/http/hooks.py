@@ -37,10 +37,10 @@ def reject_nul_characters():
                 causes = [{"code": "invalid_characters", "field": printable(".".join(map(str, path))) or "json",
                            "message": message} for path, message in problems]
                 fields = ", ".join(cause["field"] for cause in causes[:5])
-                raise ApiError(400, "invalid_characters", f"The body holds text that cannot be stored, "
+                raise ApiError("invalid_characters", f"The body holds text that cannot be stored, "
                                f"in {fields}: {causes[0]['message']}", causes)
     if found:
-        raise ApiError(400, "invalid_characters", "The request contains a NUL character (\\u0000); remove it")
+        raise ApiError("invalid_characters", "The request contains a NUL character (\\u0000); remove it")
 
 
 def open_connection():
@@ -49,7 +49,7 @@ def open_connection():
     except Exception as exc:  # any driver's "cannot connect"
         # Logged with the request id, so the 503 in the access log leads to its cause here.
         log.error("database unavailable: %s", str(exc).strip())
-        raise ApiError(503, "service_unavailable", "The database is unavailable; retry later",
+        raise ApiError("service_unavailable", "The database is unavailable; retry later",
                        headers={"Retry-After": "5"}) from exc
 
 

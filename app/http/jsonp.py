@@ -24,7 +24,7 @@ def read_callback():
         return
     # fullmatch: `$` alone would let a trailing newline through ("cb\n").
     if len(callback) > CALLBACK_MAX_LENGTH or not CALLBACK.fullmatch(callback):
-        raise ApiError(400, "invalid_callback",
+        raise ApiError("invalid_callback",
                        "callback must be a JavaScript identifier path (letters, digits, _, $ and "
                        f"dots) of at most {CALLBACK_MAX_LENGTH} characters")
     g.jsonp_callback = callback

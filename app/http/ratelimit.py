@@ -122,7 +122,7 @@ class AppLimiter(Limiter):
                         "once a minute): %s: %s", "served unlimited" if fail_open else "refused with 503",
                         "open" if fail_open else "closed", type(exc).__name__, str(exc).strip())
         if not fail_open:
-            raise ApiError(503, "service_unavailable", "The rate-limit store is unavailable; retry later",
+            raise ApiError("service_unavailable", "The rate-limit store is unavailable; retry later",
                            headers={"Retry-After": "5"})
 
 

@@ -30,7 +30,7 @@ class ProbeAnswerSchema(ma.Schema):
 
 def only_seller_1001(view_kwargs, caller_id):
     if caller_id != 1001:
-        raise ApiError(403, "forbidden", "Only user 1001 may call the probe")
+        raise ApiError("forbidden", "Only user 1001 may call the probe")
 
 
 @blp.route("/probe/<name>")

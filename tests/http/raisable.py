@@ -1,9 +1,10 @@
 """What a view can raise, found statically over app/ (tests/http/test_error_declarations.py).
 
 From the view's body and its auth guard's owner check, every function it names (called or passed
-along) is followed through the imports, and every `ApiError(status, code, ...)` built on the way
-is collected, also when status and code reach it as arguments of a helper (`not_found(code, ...)`,
-`require(Model, key, code, ...)`, `_oauth_error(status, code, ...)`). A method counts as run when
+along) is followed through the imports, and every `ApiError(code, ...)` built on the way is
+collected, with the status `CODES` gives its code (or its `status=` where a rule overrides it), also
+when the code or status reach it as arguments of a helper (`require(Model, key, code, ...)`,
+`authenticate(invalid_status, ...)`). A method counts as run when
 its class is named on the way and its name is used as an attribute; a rate-limit decorator answers
 429. A caught ApiError still counts: the analysis may ask for a declaration too many, never miss a
 raise, and a status or code it cannot tell (a variable) is reported rather than passed over.
@@ -14,6 +15,7 @@ import pathlib
 from dataclasses import dataclass
 
 import app as app_package
+from app.errors import STATUS
 from app.http.etag import ItemStateEtagMixin
 
 ROOT = pathlib.Path(app_package.__file__).resolve().parent.parent
@@ -26,7 +28,7 @@ class Term:
     """A status or code as the analysis knows it: a literal, a parameter of the function being
     summarised, or something it cannot tell (a failure of the test, never a silent pass)."""
 
-    kind: str  # "literal", "param" or "unknown"
+    kind: str  # "literal", "param", "unknown", or "coded" (the status CODES gives the code)
     value: object
 
 
@@ -149,7 +151,8 @@ class Summary:
 
 def literal_only(raised):
     """A raise of a function reached without a call to bind its parameters (a callback)."""
-    status, code = (t if t.kind == "literal" else Term("unknown", t.value) for t in (raised.status, raised.code))
+    status, code = (t if t.kind in ("literal", "coded") else Term("unknown", t.value)
+                    for t in (raised.status, raised.code))
     return Raise(status, code, raised.where)
 
 
@@ -194,9 +197,10 @@ def summary(mod, function, decorators=True):
             call = None  # what the expression names may run, with its parameters unknown
         if (target_mod.name, getattr(target_node, "name", None)) == API_ERROR:
             if call is not None:
-                bound = {"status": (call.args[0:1] or [None])[0], "error": (call.args[1:2] or [None])[0]}
-                bound.update({k.arg: k.value for k in call.keywords if k.arg in bound})
-                raises.add(Raise(term(bound["status"], params), term(bound["error"], params), mod.where(call)))
+                bound = {"error": (call.args[0:1] or [None])[0]}
+                bound.update({k.arg: k.value for k in call.keywords if k.arg in ("error", "status")})
+                status = term(bound["status"], params) if "status" in bound else CODED
+                raises.add(Raise(status, term(bound["error"], params), mod.where(call)))
         elif isinstance(target_node, ast.ClassDef):
             classes.add((target_mod, target_node))
         elif target_node not in active:  # a recursive call adds nothing its first visit does not
@@ -213,6 +217,7 @@ def summary(mod, function, decorators=True):
 
 
 active = set()
+CODED = Term("coded", None)
 
 
 def methods(mod, cls):
@@ -268,8 +273,9 @@ def raisable(view):
         roots.append(function_node(owner))
     found, unknown = {}, []
     for raised in reach(roots):
-        if raised.status.kind == raised.code.kind == "literal":
-            found.setdefault((raised.status.value, raised.code.value), raised.where)
+        if raised.code.kind == "literal" and raised.status.kind in ("literal", "coded"):
+            status = raised.status.value if raised.status.kind == "literal" else STATUS[raised.code.value]
+            found.setdefault((status, raised.code.value), raised.where)
         else:
             unknown.append(f"{raised.where}: status {raised.status.value}, code {raised.code.value}")
     for decorator in node.decorator_list:  # a rate limit answers 429 (app.http.ratelimit)
@@ -277,5 +283,5 @@ def raisable(view):
             found[(429, "local_rate_limited")] = mod.where(decorator)
         if isinstance(decorator, ast.Attribute) and decorator.attr == "compat_write":  # its If-Match check
             for raised in reach([function_node(ItemStateEtagMixin._refuse_unless_current)]):
-                found.setdefault((raised.status.value, raised.code.value), raised.where)
+                found.setdefault((STATUS[raised.code.value], raised.code.value), raised.where)
     return found, unknown

@@ -42,12 +42,12 @@ def token_read_item(item_id):
 def require_item_id(item_id):
     """400 for a malformed item id."""
     if not isinstance(item_id, str) or not ITEM_ID.match(item_id):
-        raise ApiError(400, "invalid_item_id",
+        raise ApiError("invalid_item_id",
                        f"Item id {item_id!r} is malformed: expected a site id and digits, e.g. MLA123456")
 
 
 def item_not_found(item_id):
-    return ApiError(404, "item_not_found", f"Item {item_id} does not exist")
+    return ApiError("item_not_found", f"Item {item_id} does not exist")
 
 
 def require_item(item_id):
@@ -65,7 +65,7 @@ def require_item_seller(item_id, user_id):
     """The item when `user_id` is its seller; 403 `forbidden` otherwise."""
     item = require_item(item_id)
     if item.seller_id != user_id:
-        raise ApiError(403, "forbidden", f"Item {item_id} belongs to another seller: "
+        raise ApiError("forbidden", f"Item {item_id} belongs to another seller: "
                        "only its seller may change it")
     return item
 

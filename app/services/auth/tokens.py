@@ -22,10 +22,6 @@ def _new_secret(prefix):
     return f"{prefix}-{secrets.token_urlsafe(32)}"
 
 
-def _oauth_error(status, error, message):
-    return ApiError(status, error, message)
-
-
 def resolve_access_token(token, now=None):
     """The user id a live token belongs to, or None."""
     owner = resolve_token_owner(token, now)
@@ -60,7 +56,7 @@ def _live_owner(row, now=None):
 def create_access_token(user_id, ttl_seconds=None, application=None, scope=DEFAULT_SCOPE):
     """A new access token for a user; ttl_seconds None never expires (tests, demo, CLI)."""
     if User.get_or_none(User.id == user_id) is None:
-        raise ApiError(404, "not_found", f"User {user_id} does not exist")
+        raise ApiError("not_found", f"User {user_id} does not exist")
     token = _new_secret("APP_USR")
     expires = None if ttl_seconds is None else utcnow() + datetime.timedelta(seconds=ttl_seconds)
     AccessToken.create(token_hash=digest(token), user=user_id, application=application,
@@ -80,7 +76,7 @@ def _authenticate_client(client_id, client_secret):
     if app is None or not client_secret or not hmac.compare_digest(
             app.secret_hash, digest(client_secret)):
         # RFC 6749 §5.2: a 401 for a failed client authentication names the scheme to use.
-        raise ApiError(401, "invalid_client", "Unknown client_id or wrong client_secret",
+        raise ApiError("invalid_client", "Unknown client_id or wrong client_secret",
                        headers={"WWW-Authenticate": 'Basic realm="oauth"'})
     return app
 
@@ -100,9 +96,9 @@ def issue_authorization_code(client_id, user_id, ttl_seconds, redirect_uri=None)
     """The operator's stand-in for the consent screen: a one-time code for (app, user)."""
     app = Application.get_or_none(Application.client_id == str(client_id))
     if app is None:
-        raise ApiError(404, "not_found", f"Application {client_id} does not exist")
+        raise ApiError("not_found", f"Application {client_id} does not exist")
     if User.get_or_none(User.id == user_id) is None:
-        raise ApiError(404, "not_found", f"User {user_id} does not exist")
+        raise ApiError("not_found", f"User {user_id} does not exist")
     code = _new_secret("TG-CODE")
     AuthorizationCode.create(
         code_hash=digest(code), application=app, user=user_id,
@@ -116,7 +112,7 @@ def _require(args, *names):
     if missing:
         hint = ("; send the client's credentials as HTTP Basic or as client_id and client_secret parameters"
                 if "client_id" in missing or "client_secret" in missing else "")
-        raise _oauth_error(400, "invalid_request", "Missing parameter(s): " + ", ".join(missing) + hint)
+        raise ApiError("invalid_request", "Missing parameter(s): " + ", ".join(missing) + hint)
 
 
 def _client_credentials(args, basic):
@@ -125,7 +121,7 @@ def _client_credentials(args, basic):
     if not basic:
         return args
     if args.get("client_id") not in (None, "", basic["client_id"]):
-        raise _oauth_error(400, "invalid_request", "client_id differs between HTTP Basic and the parameters: "
+        raise ApiError("invalid_request", "client_id differs between HTTP Basic and the parameters: "
                            "authenticate the client one way only")
     return {**args, **basic}
 
@@ -135,9 +131,9 @@ def exchange(args, settings, basic=None):
     args = _client_credentials(args, basic)
     grant_type = args.get("grant_type")
     if not grant_type:
-        raise _oauth_error(400, "invalid_request", "Missing parameter(s): grant_type")
+        raise ApiError("invalid_request", "Missing parameter(s): grant_type")
     if grant_type not in GRANT_TYPES:
-        raise _oauth_error(400, "unsupported_grant_type",
+        raise ApiError("unsupported_grant_type",
                            f"grant_type must be one of {', '.join(GRANT_TYPES)}")
     _require(args, "client_id", "client_secret")
     try:
@@ -152,7 +148,7 @@ def exchange(args, settings, basic=None):
         # Committed apart from the failed exchange, which rolls back.
         with write_transaction():
             _revoke_grant(reuse.user_id, reuse.client_id)
-        raise _oauth_error(400, "invalid_grant", "The refresh_token was already used; sign in again") from None
+        raise ApiError("invalid_grant", "The refresh_token was already used; sign in again") from None
 
 
 class _RefreshReused(Exception):
@@ -174,15 +170,15 @@ def _grant_code(app, args, settings):
     row = AuthorizationCode.get_or_none(AuthorizationCode.code_hash == digest(args["code"]))
     if row is None or row.application_id != app.client_id or row.used_at is not None \
             or row.expires_at <= utcnow():
-        raise _oauth_error(400, "invalid_grant", "The code is invalid, expired or already used")
+        raise ApiError("invalid_grant", "The code is invalid, expired or already used")
     if row.redirect_uri and args.get("redirect_uri") and args["redirect_uri"] != row.redirect_uri:
-        raise _oauth_error(400, "invalid_grant", "redirect_uri does not match the code's")
+        raise ApiError("invalid_grant", "redirect_uri does not match the code's")
     # The conditional update makes a second concurrent exchange of the same code fail.
     used = (AuthorizationCode.update(used_at=utcnow())
             .where(AuthorizationCode.code_hash == row.code_hash,
                    AuthorizationCode.used_at.is_null()).execute())
     if not used:
-        raise _oauth_error(400, "invalid_grant", "The code is invalid, expired or already used")
+        raise ApiError("invalid_grant", "The code is invalid, expired or already used")
     return _issue_pair(app, row.user_id, settings)
 
 
@@ -190,14 +186,14 @@ def _grant_refresh(app, args, settings):
     _require(args, "refresh_token")
     row = RefreshToken.get_or_none(RefreshToken.token_hash == digest(args["refresh_token"]))
     if row is None or row.application_id != app.client_id:
-        raise _oauth_error(400, "invalid_grant", "Unknown refresh_token")
+        raise ApiError("invalid_grant", "Unknown refresh_token")
     if row.used_at is not None or row.revoked:
         raise _RefreshReused(row.user_id, app.client_id)
     if row.expires_at <= utcnow():
-        raise _oauth_error(400, "invalid_grant", "The refresh_token expired; sign in again")
+        raise ApiError("invalid_grant", "The refresh_token expired; sign in again")
     used = (RefreshToken.update(used_at=utcnow())
             .where(RefreshToken.token_hash == row.token_hash, RefreshToken.used_at.is_null())
             .execute())
     if not used:
-        raise _oauth_error(400, "invalid_grant", "The refresh_token was already used")
+        raise ApiError("invalid_grant", "The refresh_token was already used")
     return _issue_pair(app, row.user_id, settings, row.scope)

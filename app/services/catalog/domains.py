@@ -1,7 +1,7 @@
 """Reads of the compatibility catalog: the domain dump of a site and restriction values."""
 from peewee import JOIN
 
-from app.errors import not_found
+from app.errors import ApiError
 from app.models import (
     CategoryRule,
     CompatibilityDomain,
@@ -49,7 +49,7 @@ def restriction_values(main_domain_id, secondary_domain_id):
              .where(Domain.id.in_([main_domain_id, secondary_domain_id])).tuples()}
     missing = [d for d in (main_domain_id, secondary_domain_id) if d not in known]
     if missing:
-        raise not_found("domain_not_found", f"Domain {missing[0]} does not exist")
+        raise ApiError("domain_not_found", f"Domain {missing[0]} does not exist")
     query = (RestrictionAttribute.select(RestrictionAttribute.attribute_id, RestrictionValue.value_id,
                                          RestrictionValue.value_name)
              .join(RestrictionValue, JOIN.LEFT_OUTER)

@@ -11,7 +11,7 @@ import threading
 from collections import Counter, defaultdict
 
 from app.db import db
-from app.errors import not_found
+from app.errors import ApiError
 from app.models import Category, Domain, DomainDiscoveryTerm, Item
 from app.services.catalog import queries
 from app.services.catalog.text_normalize import domain_name_words, features, tokens
@@ -95,7 +95,7 @@ def _fingerprint(site_id):
     in the statement that checks the site: 404 `site_not_found` without it."""
     row = queries.site_catalog_version(site_id)
     if row is None:
-        raise not_found("site_not_found", f"Site {site_id} does not exist")
+        raise ApiError("site_not_found", f"Site {site_id} does not exist")
     return (db.obj.database, row[1])
 
 

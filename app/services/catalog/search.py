@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from peewee import fn
 
-from app.errors import bad_request, not_found
+from app.errors import ApiError
 from app.models import Category, Item, search_index
 from app.services.catalog import queries
 from app.services.catalog.sites import get_site
@@ -35,7 +35,7 @@ class SearchPage(Page):
 def search_items(site_id, q, *, limit, offset, sort="relevance", category_id=None, narrow=None):
     """One page of the site's active items whose titles hold every word of `q` (and that `narrow` keeps)."""
     if "\x00" in site_id:  # PostgreSQL refuses NUL in a string parameter, and no site id holds one
-        raise not_found("site_not_found", f"Site {site_id!r} does not exist")
+        raise ApiError("site_not_found", f"Site {site_id!r} does not exist")
     site = get_site(site_id)
     language = site.language if site.language in _SORT_NAMES else "es"
     category = _category_of_site(site.id, category_id) if category_id else None
@@ -57,7 +57,7 @@ def search_items(site_id, q, *, limit, offset, sort="relevance", category_id=Non
 def _category_of_site(site_id, category_id):
     category = Category.get_or_none((Category.id == category_id) & (Category.site == site_id))
     if category is None:
-        raise bad_request("invalid_category", f"Category {category_id} does not exist in site {site_id}; "
+        raise ApiError("invalid_category", f"Category {category_id} does not exist in site {site_id}; "
                           "use an id from available_filters",
                           [{"code": "invalid_category", "message": "unknown category for this site",
                             "field": "category"}])

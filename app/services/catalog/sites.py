@@ -1,5 +1,5 @@
 """Currencies and sites."""
-from app.errors import not_found, require
+from app.errors import ApiError, require
 from app.models import Currency, Site
 from app.services.catalog import queries
 
@@ -20,5 +20,5 @@ def get_site(site_id):
     # Prepared: every site search and fitment search reads its site.
     site = queries.site(site_id)
     if site is None:
-        raise not_found("site_not_found", f"Site {site_id} does not exist")
+        raise ApiError("site_not_found", f"Site {site_id} does not exist")
     return site

@@ -1,7 +1,7 @@
 """Chart domains per site (22), chart domains by type (26), and reading a chart whole."""
 from dataclasses import dataclass
 
-from app.errors import ApiError, forbidden, not_found
+from app.errors import ApiError
 from app.models import Chart, ChartDomain, ChartRow, TechnicalSpec
 from app.services.catalog.sites import get_site
 from app.services.charts import queries
@@ -23,12 +23,12 @@ def active_domains(site_id):
     domains = active_domain_ids(site_id)
     if not domains:
         # The spec's message, exactly; which site is in the path.
-        raise not_found("config_not_found", "Config not found")
+        raise ApiError("config_not_found", "Config not found")
     return {"domains": [{"domain_id": domain_id} for domain_id in domains]}
 
 
 def _not_active(site_id, full_id):
-    return ApiError(400, "domain_not_active", f"Domain {full_id} is not active to be used in charts",
+    return ApiError("domain_not_active", f"Domain {full_id} is not active to be used in charts",
                     [{"code": "domain_not_active", "message": "Use a domain listed by "
                       f"GET /catalog/charts/{site_id}/configurations/active_domains", "field": "domain_id"}])
 
@@ -50,7 +50,7 @@ def active_chart_domain(site_id, domain_id):
     full_id = f"{site_id}-{domain_id}"
     row = queries.site_domain_sheet(site_id, full_id)
     if row is None:
-        raise not_found("site_not_found", f"Site {site_id} does not exist")
+        raise ApiError("site_not_found", f"Site {site_id} does not exist")
     if row[1] is None:
         raise _not_active(site_id, full_id)
     return full_id, None if row[2] is None else TechnicalSpec.input.python_value(row[2]), row[3]
@@ -109,21 +109,21 @@ def chart_rows(chart):
 def get_chart(chart_id):
     chart = Chart.get_or_none(Chart.id == chart_id)
     if chart is None:
-        raise not_found("chart_not_found", f"Chart {chart_id} does not exist")
+        raise ApiError("chart_not_found", f"Chart {chart_id} does not exist")
     return chart
 
 
 def check_reader(chart, caller_id):
     if chart.type == SPECIFIC and chart.seller_id != caller_id:
-        raise forbidden(f"Chart {chart.id} is a customized chart of another seller")
+        raise ApiError("forbidden", f"Chart {chart.id} is a customized chart of another seller")
 
 
 def check_manager(chart, caller_id):
     if chart.type != SPECIFIC:
-        raise forbidden(f"Chart {chart.id} is a {chart.type} chart and cannot be changed; "
-                        "only your SPECIFIC charts can", error="chart_read_only")
+        raise ApiError("chart_read_only", f"Chart {chart.id} is a {chart.type} chart and cannot be changed; "
+                       "only your SPECIFIC charts can")
     if chart.seller_id != caller_id:
-        raise forbidden(f"Chart {chart.id} belongs to another seller")
+        raise ApiError("forbidden", f"Chart {chart.id} belongs to another seller")
 
 
 def read_chart(chart_id, caller_id):

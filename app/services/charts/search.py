@@ -7,7 +7,7 @@ read at; the page query reads the current version too, and a search whose page s
 version (or no row to show it) runs again from the database. So a warm search is one query.
 """
 from app.db import db
-from app.errors import forbidden
+from app.errors import ApiError
 from app.services.charts import queries
 from app.services.charts.reads import SPECIFIC_ONLY_SITES, active_chart_domain
 from app.services.charts.sheets import (
@@ -23,9 +23,9 @@ from schemas.vocabulary import CHART_TYPES, SPECIFIC
 
 def check_caller(caller_id, seller_id, header_caller_id):
     if seller_id != caller_id:
-        raise forbidden(f"seller_id {seller_id} must be the caller's own user id ({caller_id})")
+        raise ApiError("forbidden", f"seller_id {seller_id} must be the caller's own user id ({caller_id})")
     if header_caller_id is not None and header_caller_id != caller_id:
-        raise forbidden(f"x-caller-id {header_caller_id} must be the caller's own user id ({caller_id})")
+        raise ApiError("forbidden", f"x-caller-id {header_caller_id} must be the caller's own user id ({caller_id})")
 
 
 def _types(site_id, chart_type):

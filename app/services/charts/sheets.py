@@ -1,5 +1,5 @@
 """Technical specification sheets: the domain sheet (23) and the chart sheet (24)."""
-from app.errors import ApiError, bad_request, not_found, require
+from app.errors import ApiError, require
 from app.models import Domain, TechnicalSpec
 
 SPECIFICATIONS = "SPECIFICATIONS"
@@ -47,7 +47,7 @@ def domain_sheet(domain_id):
     domain = get_domain(domain_id)
     sheet = specifications_sheet(domain)
     if sheet is None:
-        raise not_found("technical_specs_not_found",
+        raise ApiError("technical_specs_not_found",
                         f"Domain {domain.id} has no technical specification sheet")
     return {"input": sheet.input, "output": sheet.output}
 
@@ -125,7 +125,7 @@ def select_chart_sheet(domain, attributes):
 
 
 def missing_attributes_error(missing, where="attributes"):
-    return bad_request(
+    return ApiError(
         "missing_required_attributes",
         f"Send every attribute tagged grid_template_required; missing: {', '.join(missing)}",
         [{"code": "required", "message": f"Attribute {attribute_id} is required", "field": where}
@@ -139,7 +139,7 @@ def chart_sheet(domain_id, attributes):
     if missing:
         raise missing_attributes_error(missing)
     if sheet is None:
-        raise ApiError(404, "chart_tech_specs_not_found",
+        raise ApiError("chart_tech_specs_not_found",
                        f"Domain {domain.id} has no size chart sheet for the attribute values sent; "
                        "check the values of the grid_template_required attributes")
     return {"input": sheet.input, "output": sheet.output}

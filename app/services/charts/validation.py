@@ -31,7 +31,7 @@ class Problems:
 def validation_error(errors):
     summary = "; ".join(f"{e['cell']}: {e['message']}" for e in errors[:3])
     more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
-    return ApiError(400, "chart_validation_error", f"The chart does not fit its sheet. {summary}{more}",
+    return ApiError("chart_validation_error", f"The chart does not fit its sheet. {summary}{more}",
                     [{"code": e["code"], "message": e["message"], "field": e["cell"]} for e in errors],
                     extra={"errors": errors})
 

@@ -160,7 +160,7 @@ def update_row(chart_id, row_id, caller_id, attributes):
         rows = chart_rows(chart)
         row = next((r for r in rows if r.id == row_id), None)
         if row is None:
-            raise ApiError(404, "chart_row_not_found", f"Chart {chart.id} has no row {row_id}")
+            raise ApiError("chart_row_not_found", f"Chart {chart.id} has no row {row_id}")
         sheet, problems, main_id = _chart_sheet(chart), cv.Problems(), chart.main_attribute_id
         current = cv.main_size(row.attributes, main_id)
         sent = cv.main_size(attributes, main_id)
@@ -193,7 +193,7 @@ def delete_chart(chart_id, caller_id):
         chart = _locked_chart(chart_id, caller_id)
         users = items_using(chart)
         if users:
-            raise ApiError(409, "chart_in_use", f"Chart {chart.id} is used by {len(users)} listing(s); "
+            raise ApiError("chart_in_use", f"Chart {chart.id} is used by {len(users)} listing(s); "
                            "link them to another chart first",
                            [{"code": "chart_in_use", "message": f"Item {i} uses this chart", "field": "id"}
                             for i in users[:50]])

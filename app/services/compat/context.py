@@ -30,7 +30,7 @@ def lock_item(item_id):
     run one after the other and each sees the other's result."""
     rows = lock_rows(Item.select().where(Item.id == item_id))
     if not rows:
-        raise ApiError(404, "item_not_found", f"Item {item_id} does not exist")
+        raise ApiError("item_not_found", f"Item {item_id} does not exist")
     # If-Match is checked here, under the lock: no other writer can commit between the check and
     # this write's own commit (H3).
     history.item_locked(rows[0])
@@ -71,12 +71,12 @@ class ItemContext:
         rule, category_rule = self.rules.get(vehicle_domain_id, (None, None))
         prefix = f"{where}: " if where else ""
         if rule is None or rule.type != LOADABLE_TYPE:
-            raise ApiError(400, "domain_not_compatible",
+            raise ApiError("domain_not_compatible",
                            f"{prefix}items of domain {self.item.domain_id} cannot be made compatible with "
                            f"products of domain {vehicle_domain_id} (see GET /catalog/dumps/domains/"
                            f"{self.item.site_id}/compatibilities)")
         if category_rule is None:
-            raise ApiError(400, "category_not_configured",
+            raise ApiError("category_not_configured",
                            f"{prefix}no compatibility with {vehicle_domain_id} is configured for category "
                            f"{self.item.category_id}")
         return category_rule
@@ -88,11 +88,11 @@ class ItemContext:
         note = element.get("note") or None
         restrictions = element.get("restrictions") or None
         if note and category_rule.note_status == "DISABLED":
-            raise ApiError(400, "notes_disabled",
+            raise ApiError("notes_disabled",
                            f"{where}: category {self.item.category_id} does not accept notes (note_status "
                            "DISABLED); send the compatibility without a note")
         if restrictions and category_rule.restrictions_status == "DISABLED":
-            raise ApiError(400, "restrictions_disabled",
+            raise ApiError("restrictions_disabled",
                            f"{where}: category {self.item.category_id} does not accept restrictions "
                            "(restrictions_status DISABLED); send the compatibility without restrictions")
         if restrictions:
@@ -102,10 +102,10 @@ class ItemContext:
     def universal_category_rule(self):
         configured = [cr for rule, cr in self.rules.values() if cr is not None and rule.type == LOADABLE_TYPE]
         if not configured:
-            raise ApiError(400, "category_not_configured",
+            raise ApiError("category_not_configured",
                            f"No compatibility is configured for category {self.item.category_id}")
         if not any(cr.universal_status == "ENABLED" for cr in configured):
-            raise ApiError(400, "universal_not_allowed",
+            raise ApiError("universal_not_allowed",
                            f"Category {self.item.category_id} does not allow universal compatibilities "
                            "(universal_status DISABLED)")
 

@@ -10,20 +10,20 @@ from app.services.compat.store import insert_entries, reject_if_universal, set_u
 def _source_item(ctx, request, caller_id, limits):
     source = require_item(request["item_id"])
     if source.seller_id != caller_id:
-        raise ApiError(403, "forbidden", f"Item to copy {source.id} belongs to another seller: "
+        raise ApiError("forbidden", f"Item to copy {source.id} belongs to another seller: "
                        "only your own items can be copied")
     if source.id == ctx.item.id:
-        raise ApiError(400, "invalid_copy_source", "item_to_copy.item_id is the item itself; name another item")
+        raise ApiError("invalid_copy_source", "item_to_copy.item_id is the item itself; name another item")
     if source.site_id != ctx.item.site_id:
-        raise ApiError(400, "site_mismatch", f"Item to copy {source.id} is of site {source.site_id}, "
+        raise ApiError("site_mismatch", f"Item to copy {source.id} is of site {source.site_id}, "
                        f"not of {ctx.item.site_id}, the item's site")
     count = Compatibility.select().where(Compatibility.item == source.id).count()
     if count == 0:
-        raise ApiError(400, "copy_source_without_compatibilities",
+        raise ApiError("copy_source_without_compatibilities",
                        f"Item to copy {source.id} has no compatibilities (no HAS_COMPATIBILITIES attribute); "
                        "find items to copy with GET /users/{user_id}/items/search?has_compatibilities=true")
     if count > limits.max_per_item:
-        raise ApiError(400, "too_many_compatibilities",
+        raise ApiError("too_many_compatibilities",
                        f"Item to copy {source.id} has {count} compatibilities, more than the "
                        f"{limits.max_per_item} allowed per item")
     return source
@@ -51,7 +51,7 @@ def copy_compatibilities(ctx, request, caller_id, limits, only_missing):
     source = _source_item(ctx, request, caller_id, limits)
     universal, specific = ctx.state()
     if not only_missing and (universal or specific):
-        raise ApiError(400, "item_has_compatibilities",
+        raise ApiError("item_has_compatibilities",
                        f"Item {ctx.item.id} already has compatibilities: copy with PUT /items/{ctx.item.id}/"
                        "compatibilities and create.item_to_copy, which adds only the missing vehicles")
     extended = request.get("extended_information", False)

@@ -25,7 +25,7 @@ class Deletion:
 
 def _not_deletable(compatibility_id, product_id=None):
     what = f"product {product_id}" if product_id else "the universal setting"
-    return ApiError(403, "catalog_compatibility_not_deletable",
+    return ApiError("catalog_compatibility_not_deletable",
                     f"Compatibility {compatibility_id} ({what}) was loaded by the catalog (source CATALOGO); "
                     "only compatibilities made by the seller can be deleted")
 
@@ -60,7 +60,7 @@ def plan_delete(ctx, section, limits, prefix=""):
     for i, element in enumerate(products):
         pid = element["id"]
         if pid not in rows:
-            raise ApiError(404, "compatibility_not_found",
+            raise ApiError("compatibility_not_found",
                            f"{prefix}products.{i}: item {ctx.item.id} has no compatibility with product {pid}")
         cid, source = rows[pid]
         if source != SELLER:
@@ -90,7 +90,7 @@ def delete_one(item_id, compatibility_id):
         lock_item(item_id)
         row = Compatibility.get_or_none(Compatibility.id == compatibility_id, Compatibility.item == item_id)
         if row is None:
-            raise ApiError(404, "compatibility_not_found",
+            raise ApiError("compatibility_not_found",
                            f"Item {item_id} has no compatibility {compatibility_id}")
         if row.source != SELLER:
             raise _not_deletable(row.id, row.product_id)

@@ -14,16 +14,16 @@ def report_exception(item_id, comment):
     with write_transaction():
         item = lock_item(item_id)
         if item.status != "active":
-            raise ApiError(400, "item_not_active",
+            raise ApiError("item_not_active",
                            f"Item {item_id} is {item.status}: only active items can report an exception")
         if Compatibility.select().where(Compatibility.item == item_id).exists():
-            raise ApiError(400, "item_has_compatibilities",
+            raise ApiError("item_has_compatibilities",
                            f"Item {item_id} has compatibilities: an exception is only for items without any")
         if not any(cr is not None and rule.type == LOADABLE_TYPE for rule, cr in load_rules(item).values()):
-            raise ApiError(400, "category_without_compatibilities",
+            raise ApiError("category_without_compatibilities",
                            f"Category {item.category_id} of item {item_id} has no compatibilities")
         if CompatibilityException.select().where(CompatibilityException.item == item_id).exists():
-            raise ApiError(400, "exception_already_reported",
+            raise ApiError("exception_already_reported",
                            f"Item {item_id} already has a compatibility exception")
         CompatibilityException.create(item=item_id, comment=comment)
         refresh_items([item_id])

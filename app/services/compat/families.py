@@ -99,7 +99,7 @@ def count_family_products(domain_id, attributes, max_products):
         require_domain(domain_id)  # raises the 404
     count = queries.family_count(shape, order, values)
     if count > max_products:
-        raise ApiError(400, "too_many_products",
+        raise ApiError("too_many_products",
                        f"The family selects {count} products, more than the {max_products} allowed "
                        "per request: add attributes to narrow it")
     return FamilyCount(count)

@@ -21,19 +21,19 @@ class Entry:
 
 
 def invalid_arguments(detail):
-    raise ApiError(400, "invalid_arguments", UNIVERSAL_MESSAGE,
+    raise ApiError("invalid_arguments", UNIVERSAL_MESSAGE,
                    [{"code": "invalid_arguments", "message": detail, "field": "universal"}])
 
 
 def check_families_limit(count, limits):
     if count > limits.max_families:
-        raise ApiError(400, "too_many_families",
+        raise ApiError("too_many_families",
                        f"{count} product families in the request, at most {limits.max_families} are allowed")
 
 
 def check_products_limit(count, limits, what="The request names"):
     if count > limits.max_products:
-        raise ApiError(400, "too_many_products",
+        raise ApiError("too_many_products",
                        f"{what} more than {limits.max_products} products (families included); "
                        "split it into several requests or narrow the families (see endpoint 2)")
 
@@ -46,14 +46,14 @@ def resolve_products(ctx, product_ids, where):
                 .where(Product.id.in_(ids))} if ids else {}
     missing = [pid for pid in ids if pid not in products]
     if missing:
-        raise ApiError(404, "product_not_found", f"{where}: product {', '.join(missing)} does not exist")
+        raise ApiError("product_not_found", f"{where}: product {', '.join(missing)} does not exist")
     other_site = [pid for pid in ids if products[pid].site_id != ctx.item.site_id]
     if other_site:
-        raise ApiError(400, "site_mismatch", f"{where}: product {', '.join(other_site)} is not of site "
+        raise ApiError("site_mismatch", f"{where}: product {', '.join(other_site)} is not of site "
                        f"{ctx.item.site_id}, the item's site")
     parents = [pid for pid in ids if not products[pid].parent_id]
     if parents:
-        raise ApiError(400, "not_child_product",
+        raise ApiError("not_child_product",
                        f"{where}: product {', '.join(parents)} is a parent product; only child products "
                        "(vehicle versions) can be made compatible")
     for pid in ids:
@@ -65,7 +65,7 @@ def family_domain(ctx, family, where):
     """404 for an unknown domain, 400 for one of another site."""
     domain = require_domain(family["domain_id"])
     if domain.site_id != ctx.item.site_id:
-        raise ApiError(400, "site_mismatch", f"{where}: domain {domain.id} is not of site {ctx.item.site_id}, "
+        raise ApiError("site_mismatch", f"{where}: domain {domain.id} is not of site {ctx.item.site_id}, "
                        "the item's site")
     return domain
 
@@ -76,7 +76,7 @@ def family_products(ctx, family, where, limits):
     domain = family_domain(ctx, family, where)
     ids = expand_family(domain.id, family["attributes"], limits.max_products)
     if not ids:
-        raise ApiError(400, "family_without_products",
+        raise ApiError("family_without_products",
                        f"{where}: the family {describe(family)} selects no product; check its attribute values")
     check_products_limit(len(ids), limits, f"{where}: the family {describe(family)} selects")
     return ids

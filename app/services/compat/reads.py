@@ -109,7 +109,7 @@ def _totals(rows):
 def _compatibility(item_id, compatibility_id):
     row = queries.entry_row(item_id, compatibility_id)
     if row is None:
-        raise ApiError(404, "compatibility_not_found", f"Item {item_id} has no compatibility {compatibility_id}")
+        raise ApiError("compatibility_not_found", f"Item {item_id} has no compatibility {compatibility_id}")
     return row
 
 

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from peewee import Case, fn
 
-from app.errors import ApiError, not_found
+from app.errors import ApiError
 from app.models import Compatibility, CompatibilityRule, Item, Product, Site, Suggestion
 from app.services.auth.ownership import ITEM_ID, require_item_seller
 from app.services.compat import reputation
@@ -20,7 +20,7 @@ def _vehicle_scoped(items, domain_id):
                          CompatibilityRule.compatible_domain == domain_id).tuples()} if other_domains else set()
     wrong = [item.id for item in items if item.domain_id != domain_id and item.domain_id not in compatible]
     if wrong:
-        raise ApiError(400, "domain_mismatch",
+        raise ApiError("domain_mismatch",
                        f"Domain {domain_id} is neither the domain of items {', '.join(wrong)} nor one they "
                        "can be compatible with (see endpoint 1)",
                        [{"code": "domain_mismatch", "message": f"Item {i} is not of domain {domain_id}",
@@ -55,11 +55,11 @@ def compatibilities_summary(caller_id, domain_id, item_ids, max_items):
     """Endpoint 11: per item, counts of compatibilities, their claims, notes and restrictions."""
     item_ids = list(dict.fromkeys(item_ids))
     if len(item_ids) > max_items:
-        raise ApiError(400, "too_many_items",
+        raise ApiError("too_many_items",
                        f"At most {max_items} items per summary request; {len(item_ids)} were sent")
     malformed = [i for i in item_ids if not ITEM_ID.match(i)]
     if malformed:
-        raise ApiError(400, "invalid_item_id",
+        raise ApiError("invalid_item_id",
                        f"Malformed item ids: {', '.join(malformed)} (expected a site id and digits, e.g. MLA123)",
                        [{"code": "invalid_item_id", "message": f"{i} is not an item id", "field": "items"}
                         for i in malformed])
@@ -68,12 +68,12 @@ def compatibilities_summary(caller_id, domain_id, item_ids, max_items):
              .where(Item.id.in_(item_ids))}
     missing = [i for i in item_ids if i not in items]
     if missing:
-        raise ApiError(404, "item_not_found", f"Items {', '.join(missing)} do not exist",
+        raise ApiError("item_not_found", f"Items {', '.join(missing)} do not exist",
                        [{"code": "item_not_found", "message": f"Item {i} does not exist", "field": "items"}
                         for i in missing])
     foreign = [i for i in item_ids if items[i].seller_id != caller_id]
     if foreign:
-        raise ApiError(403, "forbidden", f"Items {', '.join(foreign)} belong to another seller: "
+        raise ApiError("forbidden", f"Items {', '.join(foreign)} belong to another seller: "
                        "a summary covers only the caller's items")
     scope = _in_scope(item_ids, _vehicle_scoped(list(items.values()), domain_id), domain_id)
     has_note = Compatibility.note.is_null(False) & (Compatibility.note != "")
@@ -133,7 +133,7 @@ def compatibility_cards(caller_id, domain_id, item_id, filters, product_id=None)
     require_domain(domain_id)
     scoped = bool(_vehicle_scoped([item], domain_id))
     if product_id is not None and Product.get_or_none(Product.id == product_id) is None:
-        raise not_found("product_not_found", f"Product {product_id} does not exist")
+        raise ApiError("product_not_found", f"Product {product_id} does not exist")
     language = Site.select(Site.language).where(Site.id == item.site_id).scalar()
     cards = []
     for card_filter in dict.fromkeys(filters):

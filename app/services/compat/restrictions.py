@@ -48,36 +48,36 @@ class RestrictionCatalog:
             attribute_id = restriction["attribute_id"]
             path = f"{field}.{r_index}"
             if attribute_id not in allowed:
-                raise ApiError(400, "restriction_not_allowed",
+                raise ApiError("restriction_not_allowed",
                                f"{path}: restriction attribute {attribute_id} is not available for vehicles of "
                                f"{vehicle_domain_id} and items of {self.item_domain_id}; see {where}")
             if attribute_id in seen_attributes:
-                raise ApiError(400, "repeated_restriction_attribute",
+                raise ApiError("repeated_restriction_attribute",
                                f"{path}: restriction attribute {attribute_id} is given twice; "
                                "put its alternatives as groups of one restriction")
             seen_attributes.add(attribute_id)
             values = allowed[attribute_id][1]
             groups = restriction["attribute_values"]
             if len(groups) > MAX_GROUPS:
-                raise ApiError(400, "too_many_restriction_groups",
+                raise ApiError("too_many_restriction_groups",
                                f"{path}: {len(groups)} alternative groups, at most {MAX_GROUPS} are allowed")
             seen_groups, out_groups = set(), []
             for g_index, group in enumerate(groups):
                 ids = [v["value_id"] for v in group["values"]]
                 gpath = f"{path}.attribute_values.{g_index}"
                 if len(ids) > MAX_VALUES_PER_GROUP:
-                    raise ApiError(400, "too_many_restriction_values",
+                    raise ApiError("too_many_restriction_values",
                                    f"{gpath}: {len(ids)} values, at most {MAX_VALUES_PER_GROUP} per group")
                 if len(set(ids)) != len(ids):
-                    raise ApiError(400, "repeated_restriction_value", f"{gpath}: a value is given twice")
+                    raise ApiError("repeated_restriction_value", f"{gpath}: a value is given twice")
                 unknown = [v for v in ids if v not in values]
                 if unknown:
-                    raise ApiError(400, "restriction_not_allowed",
+                    raise ApiError("restriction_not_allowed",
                                    f"{gpath}: value {', '.join(unknown)} of {attribute_id} is not available "
                                    f"for vehicles of {vehicle_domain_id}; see {where}")
                 key = frozenset(ids)
                 if key in seen_groups:
-                    raise ApiError(400, "repeated_restriction_group",
+                    raise ApiError("repeated_restriction_group",
                                    f"{gpath}: the same group of values is given twice")
                 seen_groups.add(key)
                 out_groups.append({"values": [{"value_id": v, "value_name": values[v][1]} for v in ids]})

@@ -57,7 +57,7 @@ def set_universal(ctx, creation_source=DEFAULT):
     ctx.universal_category_rule()
     universal, specific = ctx.state()
     if specific:
-        raise ApiError(400, "item_has_compatibilities",
+        raise ApiError("item_has_compatibilities",
                        f"Item {ctx.item.id} has {specific} compatibilities; they must be removed "
                        f"(DELETE /items/{ctx.item.id}/compatibilities) before setting it as universal")
     if universal:
@@ -73,7 +73,7 @@ def set_universal(ctx, creation_source=DEFAULT):
 def reject_if_universal(ctx):
     universal, _ = ctx.state()
     if universal:
-        raise ApiError(400, "item_is_universal",
+        raise ApiError("item_is_universal",
                        f"Item {ctx.item.id} has the universal setting; it must be removed (delete it, or send "
                        "delete.universal: true in PUT) before creating specific compatibilities")
 
@@ -82,6 +82,6 @@ def check_item_limit(item_id, limits):
     """Run last in the write's transaction: raising rolls the whole write back."""
     count = Compatibility.select().where(Compatibility.item == item_id).count()
     if count > limits.max_per_item:
-        raise ApiError(400, "too_many_compatibilities",
+        raise ApiError("too_many_compatibilities",
                        f"Item {item_id} would have {count} compatibilities, more than the {limits.max_per_item} "
                        "allowed per item")

@@ -54,7 +54,7 @@ def plan_update(ctx, section, limits, deleted, created):
         where, pid = f"update.products.{i}", element["id"]
         domain_id = created[pid].domain_id if pid in created else domains.get(pid)
         if domain_id is None or (pid in deleted and pid not in created):
-            raise ApiError(404, "compatibility_not_found",
+            raise ApiError("compatibility_not_found",
                            f"{where}: item {item_id} has no compatibility with product {pid}")
         note, restrictions = ctx.details(element, domain_id, where)
         if pid not in plan.product_ids:  # as in create, the first element naming a product decides

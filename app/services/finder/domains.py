@@ -67,7 +67,7 @@ def require_domain_sizing(domain_id, known):
 
 def _domain(domain_id, row):
     if row is None:
-        raise ApiError(404, "not_found", f"Domain {domain_id} does not exist")
+        raise ApiError("not_found", f"Domain {domain_id} does not exist")
     found_id, name, site_id, attributes = row
     # Domains stored before the finder have no value_type, hierarchy or relevance: the defaults.
     attributes = [DomainAttribute(**{**ATTRIBUTE_DEFAULTS, **{k: a[k] for k in a if k in _FIELDS}})
@@ -84,7 +84,7 @@ def get_domain(domain_id):
 
 
 def unknown_attribute(domain, attribute_id, field):
-    return ApiError(400, "unknown_attribute",
+    return ApiError("unknown_attribute",
                     f"Attribute {attribute_id} is not an attribute of domain {domain.id}",
                     [{"code": "unknown_attribute", "message": f"Domain {domain.id} has no attribute {attribute_id}",
                       "field": field}])
@@ -103,7 +103,7 @@ def known_attributes(domain, known):
     for index, attribute in enumerate(known or ()):
         attribute_id = require_attribute(domain, attribute["id"], f"known_attributes.{index}.id")
         if attribute_id in seen:
-            raise ApiError(400, "repeated_attribute",
+            raise ApiError("repeated_attribute",
                            f"Attribute {attribute_id} is repeated in known_attributes: send its values "
                            "once, in value_ids",
                            [{"code": "repeated_attribute", "message": f"{attribute_id} is repeated",

@@ -36,7 +36,7 @@ def get_product(product_id):
     """F4: one product (parent or child), or 404 `not_found`."""
     row = Product.get_or_none(Product.id == product_id)
     if row is None:
-        raise ApiError(404, "not_found", f"Product {product_id} does not exist")
+        raise ApiError("not_found", f"Product {product_id} does not exist")
     return products_by_id([product_id], require_domain(row.domain_id).attribute_names())[0]
 
 

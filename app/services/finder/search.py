@@ -21,7 +21,7 @@ from app.services.paging import Page
 def search_products(domain_id, site_id, known, limit, offset, sort=None):
     domain, sizes, pairs = require_domain_sizing(domain_id, known)
     if site_id != domain.site_id:
-        raise ApiError(400, "site_mismatch", f"Domain {domain.id} is of site {domain.site_id}, not {site_id}",
+        raise ApiError("site_mismatch", f"Domain {domain.id} is of site {domain.site_id}, not {site_id}",
                        [{"code": "site_mismatch", "message": f"site_id must be {domain.site_id}",
                          "field": "site_id"}])
     known = sized_from(known_attributes(domain, known), sizes)

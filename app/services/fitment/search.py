@@ -90,7 +90,7 @@ def require_product(product_id):
     """(id, domain id) of the product, or 404; every B1 search and B3 check reads it."""
     row = queries.product(product_id)
     if row is None:
-        raise ApiError(404, "product_not_found", f"Product {product_id} does not exist")
+        raise ApiError("product_not_found", f"Product {product_id} does not exist")
     return row
 
 
@@ -98,7 +98,7 @@ def _filter_narrow(site_id, known):
     # An unknown site (it has no vehicles) is a 404 before the filter can be a 400 for want of
     # them; PostgreSQL refuses NUL in a parameter, which no site id holds.
     if "\x00" in site_id:
-        raise ApiError(404, "site_not_found", f"Site {site_id!r} does not exist")
+        raise ApiError("site_not_found", f"Site {site_id!r} does not exist")
     domains = vehicle_domains(site_id)
     if not domains:
         get_site(site_id)

@@ -63,7 +63,7 @@ def require_known_attributes(domains, known):
     described = set().union(*domains.values()) if domains else set()
     for attribute in known:
         if attribute.id not in described:
-            raise ApiError(400, "unknown_attribute",
+            raise ApiError("unknown_attribute",
                            f"{attribute.field}: attribute {attribute.id} is not an attribute of the site's "
                            f"vehicles ({', '.join(sorted(described)) or 'none'})",
                            [{"code": "unknown_attribute", "message": f"unknown attribute {attribute.id}",

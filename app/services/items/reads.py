@@ -46,7 +46,7 @@ def get_item(item_id):
 def require_caller_is_user(caller_id, user_id):
     """A user's item searches are theirs alone: 403 for anyone else."""
     if caller_id != user_id:
-        raise ApiError(403, "forbidden", f"Caller {caller_id} may only search their own items, "
+        raise ApiError("forbidden", f"Caller {caller_id} may only search their own items, "
                                          f"not those of user {user_id}")
 
 

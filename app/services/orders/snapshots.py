@@ -45,11 +45,11 @@ def order_snapshot(order_id, caller_id):
                             fn.EXISTS(Claim.select(Claim.id).where(Claim.order == Order.id)).alias("has_claims"))
                .join(Item).where(Order.id == order_key).dicts().first())
     if row is None or not row["snapshot"]:
-        raise ApiError(400, "snapshot_not_found", NOT_FOUND)
+        raise ApiError("snapshot_not_found", NOT_FOUND)
     if row["seller_id"] != caller_id:
-        raise ApiError(403, "forbidden", "Caller must be the seller of the item")
+        raise ApiError("forbidden", "Caller must be the seller of the item")
     if not row["has_claims"]:
-        raise ApiError(403, "order_without_claims",
+        raise ApiError("order_without_claims",
                        "The compatibility snapshot can only be retrieved for orders with claims")
     snapshot = row["snapshot"]
     product_id = snapshot.get("product_id")

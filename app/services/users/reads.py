@@ -1,5 +1,5 @@
 """A user's public record (id, nickname, site_id), and the caller's own, which says what it is."""
-from app.errors import not_found
+from app.errors import ApiError
 from app.models import Item, User
 
 
@@ -8,7 +8,7 @@ def get_user(user_id):
     # Ids are BIGINTs: a larger one cannot exist, and PostgreSQL would refuse to compare with it.
     user = User.get_or_none(User.id == user_id) if 0 < user_id < 2 ** 63 else None
     if user is None:
-        raise not_found("user_not_found", f"User {user_id} does not exist")
+        raise ApiError("user_not_found", f"User {user_id} does not exist")
     return {"id": user.id, "nickname": user.nickname, "site_id": user.site_id}
 
 
