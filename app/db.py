@@ -5,7 +5,8 @@ import time
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
-from peewee import DatabaseProxy, PostgresqlDatabase, Value
+import psycopg
+from peewee import DatabaseProxy, PostgresqlDatabase, Psycopg3Adapter, Value
 from playhouse import db_url, pool
 from playhouse.pool import PooledSqliteDatabase
 
@@ -29,6 +30,67 @@ def default_sqlite_url(instance_path):
     return "sqlite:///" + os.path.join(instance_path, "marketplace.db")
 
 
+# How long past the server's statement_timeout the client waits before it gives up on the server.
+DEADLINE_MARGIN_MS = 500
+
+
+class DeadlineConnection(psycopg.Connection):
+    """A psycopg connection that never waits on its server longer than `deadline_s`.
+
+    statement_timeout and lock_timeout are enforced by the server, so a frozen server (a stopped
+    process, a storage stall, a host gone from the network) enforces nothing, and the request
+    would wait until gunicorn killed its worker. Every round trip of a psycopg connection (a
+    statement, its results, COMMIT, ROLLBACK, the pool's ping) goes through `wait`, which
+    psycopg already bounds when given a timeout. Past it the connection is in an unknown place
+    of the protocol, so it is closed: the pool discards it and the request answers 503."""
+
+    deadline_s = None
+
+    def wait(self, gen, interval=0.1, timeout=None):
+        if timeout is None:
+            timeout = self.deadline_s
+        try:
+            return super().wait(gen, interval, timeout)
+        except psycopg.errors._WaitTimeout:  # psycopg's own timeout error is private; ours is not
+            self.pgconn.finish()
+            raise DatabaseDeadlineExceeded(
+                f"the database server did not answer within {self.deadline_s * 1000:.0f} ms") from None
+
+
+class DatabaseDeadlineExceeded(psycopg.OperationalError):
+    """The server did not answer within the connection's deadline."""
+
+
+class DeadlineAdapter(Psycopg3Adapter):
+    """peewee's psycopg 3 adapter, opening `DeadlineConnection`s with the database's deadline."""
+
+    def connect(self, db, **params):
+        if db._encoding:
+            params.setdefault("client_encoding", db._encoding)
+        conn = DeadlineConnection.connect(dbname=db.database, **params)
+        conn.deadline_s = db.deadline_s
+        return conn
+
+    def is_connection_closed(self, conn):
+        """peewee's check of a pooled connection (a ping, or the rollback of a transaction left
+        open), except that a server which does not answer fails the request at once: peewee takes
+        any failure for a closed connection and tries the next pooled one, then a new one, so the
+        request would wait out the deadline once per connection."""
+        status = self.txn_status(conn)
+        if status == self.txn_unknown:
+            return True
+        try:
+            if status != self.txn_idle:
+                self.rollback(conn)
+            else:
+                conn.cursor().execute("SELECT 1")
+        except DatabaseDeadlineExceeded:
+            raise
+        except Exception:
+            return True
+        return False
+
+
 class PooledPostgresqlDatabase(pool.PooledPostgresqlDatabase):
     """peewee's pool, which checks every connection it hands out with a `SELECT 1` round trip (a
     measurable share of short requests: README, Benchmarks). As HikariCP's aliveBypassWindowMs does, a
@@ -37,10 +99,20 @@ class PooledPostgresqlDatabase(pool.PooledPostgresqlDatabase):
     connection that died within the window fails its request with 503 and is discarded at
     check-in, as one found dead by the ping would be."""
 
-    def __init__(self, database, ping_after_idle_ms=500, **kwargs):
+    psycopg3_adapter = DeadlineAdapter
+
+    def __init__(self, database, ping_after_idle_ms=500, deadline_ms=None, **kwargs):
         self._ping_after_idle_s = ping_after_idle_ms / 1000
+        self.deadline_s = deadline_ms / 1000 if deadline_ms else None
         self._returned_at = {}
         super().__init__(database, **kwargs)
+
+    def set_deadline(self, seconds):
+        """The deadline of the current connection's round trips (None: none)."""
+        self.connection().deadline_s = seconds
+
+    def reset_deadline(self):
+        self.connection().deadline_s = self.deadline_s
 
     def _is_closed(self, conn):
         returned_at = self._returned_at.pop(self.conn_key(conn), None)
@@ -104,7 +176,8 @@ def make_database(url, settings):
         # its estimated cost passes jit_above_cost, which correlated subqueries' estimates do: the
         # items' recount after a chunk of 100,000 compatibilities took 450-460 ms with JIT, of which
         # compiling was about 380 (71-72 ms without).
-        params["options"] = (f"-c statement_timeout={settings['DB_STATEMENT_TIMEOUT_MS']} "
+        statement_timeout_ms = settings["DB_STATEMENT_TIMEOUT_MS"]
+        params["options"] = (f"-c statement_timeout={statement_timeout_ms} "
                              f"-c lock_timeout={settings['DB_LOCK_TIMEOUT_MS']} -c jit=off "
                              + params.get("options", "")).strip()
         return PooledPostgresqlDatabase(
@@ -116,6 +189,7 @@ def make_database(url, settings):
             max_connections=settings["DB_MAX_CONNECTIONS"],
             stale_timeout=settings["DB_STALE_TIMEOUT_S"],
             ping_after_idle_ms=settings["DB_PING_AFTER_IDLE_MS"],
+            deadline_ms=statement_timeout_ms and statement_timeout_ms + DEADLINE_MARGIN_MS,
         )
     if scheme.startswith("postgresql+") or scheme.startswith("postgres+"):
         return db_url.connect(url, autoconnect=False, prefer_psycopg3=True)
@@ -199,6 +273,8 @@ def connection():
         db.connect()
         if is_postgres():
             db.execute_sql("SET statement_timeout = 0; SET lock_timeout = 0")
+            if hasattr(db.obj, "set_deadline"):
+                db.obj.set_deadline(None)
     try:
         yield db
     finally:
@@ -211,6 +287,8 @@ def _close_restoring_timeouts():
         try:
             # RESET: back to the values the connection was opened with (make_database's options).
             db.execute_sql("RESET statement_timeout; RESET lock_timeout")
+            if hasattr(db.obj, "reset_deadline"):
+                db.obj.reset_deadline()
         except Exception:  # a broken connection: dropped here, never pooled
             if hasattr(db.obj, "manual_close"):
                 db.obj.manual_close()
