@@ -7,7 +7,7 @@ DEFAULTS = {
     "DATABASE_URL": "",  # empty: a SQLite file in the instance folder
     "SQLITE_BUSY_TIMEOUT_MS": 10000,
     "SQLITE_CACHE_MB": 16,
-    # PostgreSQL, per API connection: well below gunicorn's 30 s worker timeout, so a stuck query
+    # PostgreSQL, per API connection: well below gunicorn's worker timeout (GUNICORN_TIMEOUT), so a stuck query
     # or a lock held too long answers 503 instead of the worker being killed mid-request.
     # 0 turns one off. Operator commands (flask ...) run without them (app/db.py, `connection`).
     "DB_STATEMENT_TIMEOUT_MS": 10000,
@@ -74,7 +74,7 @@ def gunicorn_bind(environ=None):
     function for app/gunicorn_conf.py and for `demo`, which prints it, so the two never disagree.
 
     Loopback by default: a sync worker is held by a client for as long as it takes to send its request,
-    so a few slow clients stop the service (issue 16). gunicorn is reached through a buffering proxy
+    so a few slow clients stop the service. gunicorn is reached through a buffering proxy
     on the same machine (app/deploy/nginx.conf); listening on every interface is a choice, BIND=0.0.0.0:8000."""
     environ = os.environ if environ is None else environ
     return environ.get("BIND") or f"127.0.0.1:{environ.get('PORT') or '8000'}"

@@ -19,8 +19,8 @@ def _null(value):
 
 # sqlite3 binds int, float, str and bytes as they are; any other parameter, None and bool included,
 # goes through its adaptation protocol, which first asks the protocol's type for `__adapt__` and
-# formats the AttributeError that lookup raises: about 2,000 instructions per None or bool bound,
-# 13 % of a compatibility import's instructions (callgrind). A registered adapter is found first,
+# formats the AttributeError that lookup raises, for every None or bool bound: a large share of a
+# compatibility import's work, which binds many of them. A registered adapter is found first,
 # by one dict lookup. Stored as before: NULL, and a bool as the integer 0 or 1.
 sqlite3.register_adapter(type(None), _null)
 sqlite3.register_adapter(bool, int)
@@ -93,7 +93,7 @@ class DeadlineAdapter(Psycopg3Adapter):
 
 class PooledPostgresqlDatabase(pool.PooledPostgresqlDatabase):
     """peewee's pool, which checks every connection it hands out with a `SELECT 1` round trip (a
-    measurable share of short requests: README, Benchmarks). As HikariCP's aliveBypassWindowMs does, a
+    noticeable share of a short request). As HikariCP's aliveBypassWindowMs does, a
     connection returned to the pool less than `ping_after_idle_ms` ago is checked locally only
     (its transaction status), for it answered moments ago; 0 pings at every checkout. A
     connection that died within the window fails its request with 503 and is discarded at
@@ -161,7 +161,7 @@ def make_database(url, settings):
                 "foreign_keys": 1,
                 "busy_timeout": settings["SQLITE_BUSY_TIMEOUT_MS"],
                 "synchronous": "normal",
-                # Per connection, so per worker: part of its resident memory (README, Benchmarks).
+                # Per connection, so per worker: part of its resident memory.
                 "cache_size": -1024 * settings["SQLITE_CACHE_MB"],
             },
         )
@@ -174,8 +174,8 @@ def make_database(url, settings):
         # Set by the server at connect time, so no request runs without them; options in the URL
         # come last and win. JIT off: our statements are short, and PostgreSQL compiles one whenever
         # its estimated cost passes jit_above_cost, which correlated subqueries' estimates do: the
-        # items' recount after a chunk of 100,000 compatibilities took 450-460 ms with JIT, of which
-        # compiling was about 380 (71-72 ms without).
+        # items' recount after an import's chunk then spent most of its time compiling the plan rather
+        # than running it.
         statement_timeout_ms = settings["DB_STATEMENT_TIMEOUT_MS"]
         params["options"] = (f"-c statement_timeout={statement_timeout_ms} "
                              f"-c lock_timeout={settings['DB_LOCK_TIMEOUT_MS']} -c jit=off "
@@ -183,7 +183,7 @@ def make_database(url, settings):
         return PooledPostgresqlDatabase(
             **params,
             # psycopg 3: it prepares a statement on the server from its fifth run on a connection, and
-            # PostgreSQL stops planning it again (README, Benchmarks: the driver).
+            # PostgreSQL stops planning it again.
             prefer_psycopg3=True,
             autoconnect=False,
             max_connections=settings["DB_MAX_CONNECTIONS"],
@@ -234,7 +234,7 @@ _prepared = {}
 
 def prepared(key, build, values):
     """(sql, params) of the query `build()` returns, compiled by peewee once per key and dialect
-    instead of on every call: for hot queries, whose compiling showed in the benchmarks (README).
+    instead of on every call: for hot queries, where compiling the same SQL again is a visible cost.
     Each area's queries module names its prepared queries; business code calls those functions.
     Every `param(name)` in the query takes `values[name]`; other values are constants
     of the query, the same on every call. The key names the query's shape: a builder whose

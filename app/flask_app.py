@@ -11,10 +11,10 @@ class ServiceFlask(Flask):
     """Flask, with orjson writing response bodies (app/http/json_provider.py), and `ensure_sync`
     remembering which functions are coroutines.
 
-    Flask asks it of every hook and view on every request (sixteen times for an item read) and
-    inspects the function's code flags each time: 6 % of an item read's in-process time in the
-    profile. A function's kind never changes, so it is looked up by the function itself (a bound
-    method's underlying function: views are bound anew on every request)."""
+    Flask asks it of every hook and view on every request and inspects the function's code flags
+    each time, a visible share of a short request such as an item read. A function's kind never
+    changes, so it is looked up by the function itself (a bound method's underlying function: views
+    are bound anew on every request)."""
 
     json_provider_class = OrjsonProvider
 

@@ -1,8 +1,8 @@
 """JSON from strangers: request bodies and catalog bundles, read without a traceback whatever the bytes.
 
 `loads` refuses, as a JsonInputError, what `json.loads` would crash on or let through to the database:
-bytes that are not UTF-8, nesting deeper than a limit (json's C parser recurses, and 1,000 levels fit
-in a 2 KB body), integers longer than Python converts (4,300 digits, a ValueError), NaN, Infinity and
+bytes that are not UTF-8, nesting deeper than a limit (json's C parser recurses, and each level costs
+the sender two bytes), integers longer than Python converts (4,300 digits, a ValueError), NaN, Infinity and
 numbers beyond a double (not JSON; PostgreSQL's json refuses them). `unstorable_values` finds, with
 their paths, what one database would store and the other refuse: NUL characters (PostgreSQL text cannot
 hold them, SQLite can), lone surrogates (neither driver encodes them), integers past 64 bits. Plain

@@ -3,7 +3,7 @@ peewee resolving the cursor's columns again on every execution.
 
 peewee's raw-query wrapper reads the cursor's description and maps each column to a field anew for
 every statement; for the one-row reads every item route makes (the token check with the item) that
-was most of the time spent turning the row into an `Item` (README, Benchmarks). A prepared query's
+was most of the time spent turning the row into an `Item`. A prepared query's
 columns are the same on every run, so the mapping is made once per query and kept beside its SQL.
 """
 from peewee import CharField, Field, FloatField, ForeignKeyField, IntegerField
@@ -38,7 +38,7 @@ def _instance(model, fields, extras, row):
     through each field's descriptor: a stored row's values go straight into `__data__`, as the
     descriptors would put them (a foreign key's raw id included: no related instance is cached),
     and nothing is dirty. Built through the descriptors, the item read spent more on this than
-    on its query (README, Benchmarks)."""
+    on its query."""
     instance = model.__new__(model)
     instance.__data__ = {name: value if convert is None or value is None else convert(value)
                          for name, convert, at in fields for value in (row[at],)}
@@ -67,8 +67,8 @@ def _resolve(model, names):
 
 # What these fields' python_value makes of a value is what both drivers already answer for their
 # columns: a str from a text column (SQLite stores numbers given to one as text), an int from an
-# integer one, a float from a real one. Calling it anyway was a tenth of turning the item read's
-# row into an Item (pyinstrument, PostgreSQL).
+# integer one, a float from a real one. Calling it anyway was a visible share of turning the item
+# read's row into an Item.
 _DRIVER_TYPED = {CharField.adapt, IntegerField.adapt, FloatField.adapt}
 
 

@@ -122,7 +122,7 @@ def _product_body(product, full=False):
 
 
 def product_page_body(page):
-    """ProductPageSchema's dump of a page, key order included, written out: marshmallow took two
-    thirds of a 50-product page's time. tests/finder/test_wire.py holds the two equal."""
+    """ProductPageSchema's dump of a page, key order included, written out: marshmallow took most
+    of a page's time. tests/finder/test_wire.py holds the two equal."""
     return {"results": [_product_body(p) for p in page.items],
             "paging": {"total": page.total, "offset": page.offset, "limit": page.limit}}

@@ -58,9 +58,9 @@ class ChangesSchema(StrictSchema):
 
 
 class FastNested(fields.Nested):
-    """Nested as documented, dumped without a nested schema per record: 50 records with their
-    changes and actor made 250 schema dumps, half of a history page. `flat(value)` must answer
-    exactly what the nested schema would (tests/history/test_history_wire.py compares them)."""
+    """Nested as documented, dumped without a nested schema per record: each record with its
+    changes and actor made several schema dumps, much of a history page's time. `flat(value)` must
+    answer exactly what the nested schema would (tests/history/test_history_wire.py compares them)."""
 
     def __init__(self, nested, flat, **kwargs):
         super().__init__(nested, **kwargs)
@@ -125,7 +125,7 @@ HistoryPageSchema = page_envelope("HistoryPageSchema", "results", fields.Nested(
 
 
 def dump_change(record):
-    """ChangeSchema().dump(record), in a fraction of its time (a page of 50 spent a third of its
+    """ChangeSchema().dump(record), in a fraction of its time (a page spent a large part of its
     time in marshmallow); tests/history/test_history_wire.py compares the two, keys and order."""
     out = {"id": record.id, "date_created": change_date(record.date_created), "action": record.action,
            "compatibility_id": record.compatibility_id}

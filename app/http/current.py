@@ -1,9 +1,9 @@
 """The request and `g` themselves, for the hooks every request runs.
 
 `flask.request.path` asks werkzeug's proxy object for `path` first; the proxy has no such
-attribute, so Python builds and formats an AttributeError (about 2,000 instructions) before the
-proxy's fallback forwards the lookup. The hooks made 11 such lookups per request, and
-`app.db.db` (peewee's DatabaseProxy, the same mechanism) 5 more. A hook that takes the object
+attribute, so Python builds and formats an AttributeError before the proxy's fallback forwards
+the lookup. The hooks made many such lookups per request, and `app.db.db` (peewee's
+DatabaseProxy, the same mechanism) more. A hook that takes the object
 once reads it directly after that.
 """
 from flask import g, request

@@ -90,7 +90,7 @@ def raw_json(body):
 
     The one documented exception to "schemas are the wire format", used by the compatibility
     list (endpoint 12) alone: an item lists up to 10,000 entries, and dumping them with
-    marshmallow was a large share of the request (README, Benchmarks). Its service builds
+    marshmallow was a large share of the request. Its service builds
     exactly what the schema would dump (keys, their order, types), and
     tests/compat/test_list_wire.py compares the two byte for byte.
     """

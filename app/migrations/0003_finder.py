@@ -1,4 +1,4 @@
-"""The vehicle finder (issue 12): domain attributes get value_type, hierarchy and relevance (the
+"""The vehicle finder: domain attributes get value_type, hierarchy and relevance (the
 defaults of extensions.md F where a bundle gave none), value names are matched without case or
 accents (value_key folded again). The finder's counts of every domain are built by 0005, which
 gives the attribute rows the scopes the counting reads them by."""

@@ -1,4 +1,4 @@
-"""The vehicle finder (issue 12): an index of the stored pair counts by (known value, value), which
+"""The vehicle finder: an index of the stored pair counts by (known value, value), which
 tells in one probe how many products two known values share (app/services/finder/matching.py,
 `narrowed`)."""
 

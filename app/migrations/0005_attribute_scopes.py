@@ -1,4 +1,4 @@
-"""Attribute scopes (issue 17): a product attribute row holds the id of its (domain, child flag,
+"""Attribute scopes: a product attribute row holds the id of its (domain, child flag,
 attribute) instead of the domain and the flag, and its two value indexes lead with that integer
 (app/models/catalog.py, AttributeScope). The table is built again under its new shape and the
 rows copied across; then the finder's counts of every domain are made (0003's, which reads the

@@ -90,10 +90,10 @@ class AttributeScope(BaseModel):
     """A (domain, child flag, attribute) whose product rows a family's attribute selects among,
     numbered: the attribute rows' indexes lead with this integer instead of the three columns.
 
-    Built from 540,000 attribute rows, each of the two value indexes sorted rows whose first three
-    key columns (two texts and a flag) were equal almost everywhere: 1.45-1.74 s each on
-    PostgreSQL, against 0.86 s keyed by one integer; SQLite inserted the rows 0.65 s faster into
-    the narrower indexes. Scopes are only ever added (by the import), never renumbered."""
+    Keyed by the three columns, each of the two value indexes sorted rows whose first three key
+    columns (two texts and a flag) were equal almost everywhere, which made PostgreSQL build them
+    far more slowly than keyed by one integer; SQLite, too, inserts the rows faster into the
+    narrower indexes. Scopes are only ever added (by the import), never renumbered."""
     domain_id = CharField(max_length=100)
     is_child = BooleanField()
     attribute_id = CharField(max_length=100)

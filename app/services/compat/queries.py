@@ -13,8 +13,7 @@ def _entries():
 
     The name is a correlated subquery, not a join: PostgreSQL then reads it by primary key for each
     of the item's rows whatever it estimates. Joined, it hashed the whole product table whenever it
-    expected many rows (a generic plan, or a small catalog): 4.0 ms instead of 0.4 ms for 200
-    entries among 28,000 products (EXPLAIN ANALYZE in the README, Benchmarks)."""
+    expected many rows (a generic plan, or a small catalog), to name a few hundred entries."""
     vehicle = Product.alias("vehicle")
     name = vehicle.select(vehicle.name).where(vehicle.id == Compatibility.product)
     return Compatibility.select(Compatibility.id, Compatibility.domain_id, Compatibility.product.alias("vehicle_id"),
@@ -56,7 +55,7 @@ def list_rows(item_id, limit=None, offset=None, claims=False):
     names = [column[0] for column in cursor.description]
     decode = Compatibility.restrictions.python_value
     # fetchall: psycopg 3 loads the rows in one call; iterating its cursor checks the result and
-    # loads one row per call in Python (a tenth of the 200-entry list on PostgreSQL in the profile).
+    # loads one row per call in Python, a visible cost on a long list.
     for values in cursor.fetchall():
         row = dict(zip(names, values, strict=True))
         row["restrictions"] = decode(row["restrictions"])
@@ -135,8 +134,8 @@ def _family_query(shape, order, *columns):
     (product, attribute_id) index each (a product's rows share its domain and child flag).
 
     Not a join: the statement is prepared, and PostgreSQL's generic plan cannot tell a model from a
-    brand, so it merge-joined the brand's whole index range (30,200 rows at 1,000,000 products,
-    9.4 ms, EXPLAIN ANALYZE in the README) where the subqueries read the model's 200 (0.5 ms)."""
+    brand, so it merge-joined the brand's whole index range where the subqueries read only the model's
+    rows."""
     base = ProductAttribute.alias("fa0")
     query = base.select(*columns).where(_family_rows(base, order[0], *shape[order[0]]))
     for n, a in enumerate(order[1:], 1):

@@ -75,7 +75,7 @@ def list_compatibilities(item, caller_id, extended, limit, offset, red_claims):
     The one service that answers the wire body itself: CompatibilityListSchema's dump, key
     order included, which the view sends without dumping it again (app.http.smorest.raw_json).
     An item lists up to 10,000 entries, and marshmallow dumping them was a large share of the
-    request (README, Benchmarks); tests/compat/test_list_wire.py compares the two byte for byte.
+    request; tests/compat/test_list_wire.py compares the two byte for byte.
     """
     item_id = item.id
     is_seller = item.seller_id == caller_id
