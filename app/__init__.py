@@ -9,7 +9,7 @@ from app.api import register_blueprints
 from app.config import load_settings
 from app.db import default_sqlite_url, install, make_database
 from app.flask_app import ServiceFlask
-from app.http import compression, hooks
+from app.http import compression, cors, hooks
 from app.http.ratelimit import limiter
 from app.http.smorest import Api
 
@@ -49,6 +49,7 @@ def create_app(config=None):
     limiter.init_app(app)
     register_blueprints(api)
     hooks.init_app(app)
+    cors.init_app(app)
     cli.init_app(app)
     if app.config["FORWARDED_PROXIES"]:
         # Behind nginx every peer is nginx: the client's address, which rate limits without a token

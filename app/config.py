@@ -43,6 +43,9 @@ DEFAULTS = {
     # Benchmark only: false makes API writes skip their change records (the ETag still changes),
     # to measure what the history costs. Never in production: the history would have holes.
     "HISTORY_ENABLED": True,
+    # Origins of the web pages allowed to call the endpoints that take a token (app/http/cors.py),
+    # separated by commas: "https://shop.example,https://admin.example". Public endpoints answer any.
+    "CORS_ORIGINS": "",
     "COMPRESS_MIN_SIZE": 500,  # bytes from which an answer is gzipped (when the client accepts it)
     # Proxies in front of gunicorn that append to X-Forwarded-For (1 behind app/deploy/nginx.conf). The
     # client's address is that many entries from the end; 0 takes the socket's peer and ignores the header.

@@ -5,7 +5,7 @@ from flask import current_app
 
 from app.db import db
 from app.errors import ApiError
-from app.http import bodies, jsonp, options, reduction, request_id
+from app.http import bodies, cors, jsonp, options, reduction, request_id
 from app.http.current import current_request
 from app.json_input import JsonInputError, loads, might_hold_bad_text, printable, unstorable_values
 
@@ -60,14 +60,16 @@ def close_connection(exc):
 
 def init_app(app):
     app.before_request(request_id.assign_request_id)
+    app.before_request(cors.answer_preflight)
     app.before_request(jsonp.read_callback)
     app.before_request(options.answer_options)
     app.before_request(bodies.enforce_size_limit)
     app.before_request(reject_nul_characters)
     app.before_request(open_connection)
     # after_request functions run last-registered first: the id is echoed, then the body
-    # reduced, then everything (errors too) wrapped for JSONP.
+    # reduced, then the CORS headers added, then everything (errors too) wrapped for JSONP.
     app.after_request(jsonp.wrap_jsonp)
+    app.after_request(cors.add_cors_headers)
     app.after_request(reduction.reduce_fields)
     app.after_request(request_id.echo_request_id)
     app.teardown_request(close_connection)

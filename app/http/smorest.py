@@ -173,12 +173,17 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
         the spec gives it). Put it above the other decorators so that a caller without a token
         learns that before anything else."""
         if mode == "public":
-            return self.doc(security=[])
+            def public(view):
+                view.auth_mode = "public"  # read by app/http/cors.py
+                return self.doc(security=[])(view)
+
+            return public
         if mode != "token":
             raise ValueError(f"unknown auth mode {mode!r}")
 
         def decorator(view):
             wrapped = guard(view, invalid_status=invalid_status, owner=owner, message=message)
+            wrapped.auth_mode = "token"
             # What the owner check raises is declared with the view's errors (the test of the
             # declarations follows it from here).
             wrapped.auth_owner = owner
