@@ -126,7 +126,8 @@ def test_walk_throughs_answer_as_shown_on_a_fresh_demo(tmp_path):
     problems = []
     with fresh_database("sqlite", tmp_path) as url:
         flask_cli(url, "demo")
-        with Gunicorn(url, tmp_path, workers=2) as server:
+        # As the first command serves it: the default settings, rate limits on.
+        with Gunicorn(url, tmp_path, workers=2, RATELIMIT_ENABLED="true") as server:
             for block in walk_throughs(README):
                 printed, tail, errors = run_block(block, server.port, tmp_path)
                 for step, answer in zip(block.steps, printed, strict=True):
