@@ -22,8 +22,8 @@ from app.http.compression import uncoded
 from app.services import history
 
 OPTIONAL_IF_MATCH = {**IF_MATCH_HEADER, "required": False,
-                     "description": "An ETag of the item's compatibilities (from endpoint 12 or a write's "
-                                    "answer): the write is refused with 412 `precondition_failed`, "
+                     "description": "An ETag of the item's compatibilities (from endpoint 12, gzipped or "
+                                    "not, or a write's answer): the write is refused with 412 `precondition_failed`, "
                                     "writing nothing, unless it is still the current one"}
 PRECONDITION_FAILED = ("The item's compatibilities changed since the ETag sent in If-Match; read them "
                        "again (GET /items/{item_id}/compatibilities) and retry with the new ETag")
