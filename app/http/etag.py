@@ -82,10 +82,11 @@ class ItemStateEtagMixin:
 
 def matching(tags, current, weak):
     """The tag of an If-Match or If-None-Match (`tags`, as werkzeug parses it) that names the
-    `current` validator, unquoted, or None. `*` names it; weak tags count only when `weak`."""
+    `current` validator, unquoted, or None. `*` names it; weak tags count only when `weak`; an
+    empty tag (`""`, which werkzeug reads as None) names nothing."""
     if tags.star_tag:
         return current
     for tag in tags.as_set(include_weak=weak):
-        if uncoded(tag) == current:
+        if tag and uncoded(tag) == current:
             return tag
     return None

@@ -164,7 +164,7 @@ def test_the_etag_of_a_gzip_answer_is_if_match_of_a_gzip_client(client):
 
 def test_a_weak_or_unknown_coding_tag_never_matches_if_match(client):
     coded = gzip_list(client)
-    for tag in ("W/" + coded, coded[:-5] + 'br"', coded[:-1] + ':gzip:gzip"'):
+    for tag in ("W/" + coded, coded[:-5] + 'br"', coded[:-1] + ':gzip:gzip"', '""', '"", W/""'):
         assert_error(client.post(url(), json={"products": [product(GOL[3])]}, headers={**GZIP, "If-Match": tag}),
                      412, "precondition_failed")
     listed = f'W/{coded}, {STALE}, {coded}'
@@ -180,5 +180,6 @@ def test_if_none_match_compares_weakly_whatever_the_coding(client):
         response = client.get(url(), headers={**GZIP, "If-None-Match": sent})
         assert (response.status_code, response.get_data()) == (304, b""), sent
         assert response.headers["ETag"] == answered, sent
-    for sent in (STALE, f'W/{STALE}', coded[:-5] + 'br"'):
+    for sent in (STALE, f'W/{STALE}', coded[:-5] + 'br"', '""', 'W/""', '"", W/""'):
         assert client.get(url(), headers={**GZIP, "If-None-Match": sent}).status_code == 200, sent
+    assert client.get(url(), headers={**GZIP, "If-None-Match": f'"", {coded}'}).status_code == 304
