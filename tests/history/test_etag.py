@@ -130,3 +130,56 @@ def test_openapi_documents_the_etag_304_412_and_optional_if_match(client):
     assert if_match["in"] == "header" and if_match["required"] is False
     single = document["paths"]["/items/{item_id}/compatibilities/{compatibility_id}"]["delete"]["responses"]
     assert "412" in single
+
+
+GZIP = {**SELLER_H, "Accept-Encoding": "gzip"}
+
+
+def gzip_list(client):
+    """The seller's list of MLA100 grown to three entries, read as gzip clients read it."""
+    for pid in GOL[1:3]:
+        assert client.post(url(), json={"products": [product(pid)]}, headers=SELLER_H).status_code == 200
+    response = client.get(url(), headers=GZIP)
+    assert response.status_code == 200 and response.headers["Content-Encoding"] == "gzip"
+    return response.headers["ETag"]
+
+
+def test_the_etag_of_a_gzip_answer_is_if_match_of_a_gzip_client(client):
+    coded = gzip_list(client)
+    # Flask-Compress marks its coding in the tag, so the gzip and identity answers keep distinct
+    # strong tags (RFC 9110, 8.8.3.3), and the list still varies on Accept-Encoding for caches.
+    assert coded == etag(client)[:-1] + ':gzip"'
+    assert "Accept-Encoding" in client.get(url(), headers=GZIP).headers["Vary"]
+    written = client.post(url(), json={"products": [product(GOL[3])]}, headers={**GZIP, "If-Match": coded})
+    assert written.status_code == 200, written.get_json()
+    assert written.headers["ETag"] == etag(client) != coded
+    # The stale coded tag is refused, and the new one works in either coding.
+    assert_error(client.put(url(), json={"update": {"products": [{"id": GOL[3], "note": "Otra"}]}},
+                            headers={**GZIP, "If-Match": coded}), 412, "precondition_failed")
+    fresh = client.get(url(), headers=GZIP).headers["ETag"]
+    assert fresh.endswith(':gzip"') and fresh != coded
+    assert client.put(url(), json={"update": {"products": [{"id": GOL[3], "note": "Otra"}]}},
+                      headers={**SELLER_H, "If-Match": fresh}).status_code == 200
+
+
+def test_a_weak_or_unknown_coding_tag_never_matches_if_match(client):
+    coded = gzip_list(client)
+    for tag in ("W/" + coded, coded[:-5] + 'br"', coded[:-1] + ':gzip:gzip"', '""', '"", W/""'):
+        assert_error(client.post(url(), json={"products": [product(GOL[3])]}, headers={**GZIP, "If-Match": tag}),
+                     412, "precondition_failed")
+    listed = f'W/{coded}, {STALE}, {coded}'
+    assert client.post(url(), json={"products": [product(GOL[3])]},
+                       headers={**GZIP, "If-Match": listed}).status_code == 200
+
+
+def test_if_none_match_compares_weakly_whatever_the_coding(client):
+    coded = gzip_list(client)
+    plain = etag(client)
+    for sent, answered in [(coded, coded), ("W/" + coded, coded), (plain, plain), ("W/" + plain, plain),
+                           (f"{STALE}, {coded}", coded), ("*", plain)]:
+        response = client.get(url(), headers={**GZIP, "If-None-Match": sent})
+        assert (response.status_code, response.get_data()) == (304, b""), sent
+        assert response.headers["ETag"] == answered, sent
+    for sent in (STALE, f'W/{STALE}', coded[:-5] + 'br"', '""', 'W/""', '"", W/""'):
+        assert client.get(url(), headers={**GZIP, "If-None-Match": sent}).status_code == 200, sent
+    assert client.get(url(), headers={**GZIP, "If-None-Match": f'"", {coded}'}).status_code == 304

@@ -3,7 +3,8 @@
 Each item row carries `compat_state`, a random token replaced in the transaction of every write
 that changes the item's compatibilities (a record written, or an import or moderation touching
 them). The ETag is a hash of (item id, token) made by flask-smorest, so the list (12) and every
-write of the item answer the same tag for the same state, whatever the representation asked.
+write of the item answer the same tag for the same state, whatever the representation asked
+(a gzipped answer marks its coding in it, which app/http/compression.uncoded reads back).
 """
 from peewee import fn
 
