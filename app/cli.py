@@ -8,7 +8,7 @@ from flask.cli import AppGroup, with_appcontext
 from app.config import gunicorn_bind, local_url
 from app.db import connection
 from app.errors import ApiError
-from app.schema import create_schema, schema_status
+from app.migrations import create_schema, schema_status
 from app.services import compat, history
 from app.services.auth import purge_dead_tokens
 from app.services.auth import tokens as auth

@@ -10,8 +10,8 @@ import pytest
 
 from app import create_app
 from app.db import db
+from app.migrations import create_schema
 from app.models import ALL_MODELS
-from app.schema import create_schema
 
 PG_ADMIN_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 BACKENDS = [b for b in ("sqlite", "postgresql")

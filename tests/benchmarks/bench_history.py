@@ -15,7 +15,7 @@ import time
 
 from app import create_app
 from app.db import connection
-from app.schema import create_schema
+from app.migrations import create_schema
 from tests.benchmarks.catalog import PER_ITEM, TOKEN, Catalog, family
 
 TARGET = 1.2

@@ -19,8 +19,8 @@ import time
 
 from app import create_app
 from app.db import connection, db, is_postgres
+from app.migrations import create_schema
 from app.models import Compatibility, Product, ProductAttribute
-from app.schema import create_schema
 from app.services.bundle import export_bundle, import_bundle
 from tests.benchmarks.catalog import CHUNK, Catalog
 

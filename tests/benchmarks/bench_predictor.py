@@ -61,7 +61,7 @@ def main():
     from app import create_app
     from app.data.demo import DEMO_HELD_OUT_TITLES, build_demo_bundle
     from app.db import connection
-    from app.schema import create_schema
+    from app.migrations import create_schema
     from app.services.bundle import import_bundle
 
     bundle = build_demo_bundle()

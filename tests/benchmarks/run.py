@@ -24,8 +24,8 @@ import time
 
 from app import create_app
 from app.db import connection, db, is_postgres
+from app.migrations import create_schema
 from app.models import Product
-from app.schema import create_schema
 from tests.benchmarks import loadgen, scenarios
 from tests.benchmarks.catalog import PER_ITEM, Catalog, product_id
 

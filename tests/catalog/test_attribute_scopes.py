@@ -5,8 +5,8 @@ import copy
 import pytest
 
 from app.db import db, is_postgres
+from app.migrations import create_schema
 from app.models import AttributeScope, ProductAttribute
-from app.schema import create_schema
 from app.services.bundle import export_bundle
 from tests.finder.data import AUTH, DOMAIN, finder_bundle
 from tests.finder.test_import import top, total

@@ -16,8 +16,8 @@ import psycopg
 import pytest
 
 from app.db import connection, db
+from app.migrations import create_schema
 from app.models import Compatibility
-from app.schema import create_schema
 from app.services.bundle import import_bundle
 from app.services.compat import writes
 from tests.bundles import SELLER, TOKENS, base_bundle

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from app.db import connection, db
-from app.schema import create_schema
+from app.migrations import create_schema
 from app.services.bundle import export_bundle, import_bundle, read_bundle
 from tests.bundle_data import full_bundle
 from tests.bundles import SELLER, TOKENS

@@ -15,7 +15,7 @@ from limits.errors import StorageError
 
 from app.db import connection, db
 from app.http.ratelimit import limiter
-from app.schema import create_schema
+from app.migrations import create_schema
 from app.services.bundle import import_bundle
 from tests.bundles import SELLER, TOKENS, base_bundle
 from tests.helpers import assert_error, bearer, loaded_app, make_app

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from app.db import connection, db
-from app.schema import create_schema
+from app.migrations import create_schema
 from app.services.bundle import import_bundle
 from tests.bundles import SELLER, TOKENS, base_bundle
 from tests.helpers import BACKENDS, assert_error, bearer, make_app

@@ -18,8 +18,8 @@ import psycopg
 import pytest
 
 from app.db import connection, db
+from app.migrations import create_schema
 from app.models import Compatibility, Item
-from app.schema import create_schema
 from app.services.bundle import import_bundle
 from tests.bundles import SELLER, TOKENS, base_bundle
 from tests.gunicorn_util import Gunicorn, fresh_database

@@ -13,7 +13,7 @@ import pytest
 from playhouse.pool import PooledPostgresqlDatabase
 
 from app.db import connection, db
-from app.schema import create_schema
+from app.migrations import create_schema
 from app.services.bundle import import_bundle
 from tests.bundles import SELLER, TOKENS, base_bundle
 from tests.gunicorn_util import free_port, fresh_database

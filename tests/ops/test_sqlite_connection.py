@@ -1,8 +1,8 @@
 """SQLite connections are kept per worker: requests borrow one from a pool instead of opening
 (and, on close, checkpointing) a connection each."""
 from app.db import connection, db
+from app.migrations import create_schema
 from app.models import Site
-from app.schema import create_schema
 from app.services.bundle import import_bundle
 from tests.bundles import SELLER, TOKENS, base_bundle
 from tests.helpers import bearer, make_app

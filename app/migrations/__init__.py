@@ -1,10 +1,11 @@
-"""The schema and its versions: create a fresh database, or upgrade an existing one.
+"""The database's tables and their versions: create a fresh database, or upgrade an existing one.
 
-Versioned migrations live in app/migrations/ (peewee's playhouse.migrations: numbered files with
-`up(migrator, db)`, applied in order and recorded in the `schema_migration` table). A fresh
-database is built from the current models and stamped with every migration, since the models
-already include them; an existing one gets the migrations it has not applied yet, so its data
-survives a new release.
+The numbered files beside this one are the versioned migrations (peewee's playhouse.migrations:
+`NNNN_name.py` files with `up(migrator, db)`, applied in order and recorded in the `schema_migration`
+table; its runner lists only the files whose name starts with a digit, so this `__init__.py` is never
+taken for one). A fresh database is built from the current models and stamped with every migration,
+since the models already include them; an existing one gets the migrations it has not applied yet,
+so its data survives a new release.
 """
 import os
 
@@ -14,7 +15,7 @@ from app.db import db
 from app.models import ALL_MODELS, Item
 from app.models.search_index import ensure_search_index
 
-MIGRATIONS_DIR = os.path.join(os.path.dirname(__file__), "migrations")
+MIGRATIONS_DIR = os.path.dirname(__file__)
 BASELINE = "0001_initial"
 
 
