@@ -2,7 +2,7 @@
 from flask import current_app, g
 from flask.views import MethodView
 
-from app.http.ratelimit import compat_writes
+from app.http.ratelimit import compat_rate_limit
 from app.http.smorest import Blueprint, raw_json
 from app.services import auth, compat, history
 from app.services.auth import item_seller_guard
@@ -52,7 +52,7 @@ def limits():
 @blp.route("/catalog_compatibilities/products_search/count_family_products")
 class FamilyProductsCount(MethodView):
     @blp.auth("token")
-    @compat_writes
+    @compat_rate_limit
     @blp.errors("too_many_products", "domain_not_found", "local_rate_limited")
     @blp.arguments(FamilyCountSchema, example=examples.FAMILY_COUNT_REQUEST)
     @blp.response(200, FamilyCountResultSchema, example=examples.FAMILY_COUNT)
@@ -85,9 +85,9 @@ class ItemCompatibilities(MethodView):
             current_app.config["REPUTATION_RED_CLAIMS"]))
 
     @blp.auth("token", **WRITE_AUTH)
-    @compat_writes
+    @compat_rate_limit
     @blp.errors(*ITEM_WRITE, *ADDING)
-    @blp.compat_write
+    @blp.item_compatibility_write
     @blp.arguments(CompatibilitiesCreateSchema, examples=examples.CREATE_REQUEST_EXAMPLES)
     @blp.response(200, CreatedCountSchema, examples=examples.CREATE_EXAMPLES)
     def post(self, body, item_id):
@@ -99,9 +99,9 @@ class ItemCompatibilities(MethodView):
         return compat.add_compatibilities(item_id, body, g.caller_id, limits())
 
     @blp.auth("token", **WRITE_AUTH)
-    @compat_writes
+    @compat_rate_limit
     @blp.errors(*ITEM_WRITE, *ADDING, "compatibility_not_found", "catalog_compatibility_not_deletable")
-    @blp.compat_write
+    @blp.item_compatibility_write
     @blp.arguments(CompatibilitiesPutSchema, example=examples.PUT_REQUEST)
     @blp.response(200, CompatibilitiesPutEchoSchema, example=examples.PUT_ECHO)
     def put(self, body, item_id):
@@ -115,10 +115,10 @@ class ItemCompatibilities(MethodView):
         return compat.change_compatibilities(item_id, body, g.caller_id, limits())
 
     @blp.auth("token", **WRITE_AUTH)
-    @compat_writes
+    @compat_rate_limit
     @blp.errors(*ITEM_WRITE, "too_many_families", "too_many_products", "family_without_products", "site_mismatch",
                 "domain_not_found")
-    @blp.compat_write
+    @blp.item_compatibility_write
     @blp.arguments(CompatibilitiesDeleteSchema, required=False, example=examples.DELETE_FAMILIES_REQUEST)
     @blp.response(200, DeletedSchema, example=examples.DELETED)
     def delete(self, body, item_id):
@@ -154,10 +154,10 @@ class ItemCompatibilityException(MethodView):
         return compat.get_exception(item_id)
 
     @blp.auth("token", **WRITE_AUTH)
-    @compat_writes
+    @compat_rate_limit
     @blp.errors(*ITEM_WRITE, "item_not_active", "item_has_compatibilities", "category_without_compatibilities",
                 "exception_already_reported")
-    @blp.compat_write
+    @blp.item_compatibility_write
     @blp.arguments(ExceptionCreateSchema, example=examples.EXCEPTION_REQUEST)
     @blp.response(200, CompatibilityExceptionSchema, example=examples.EXCEPTION_REPORTED)
     def post(self, body, item_id):
@@ -180,9 +180,9 @@ class ItemCompatibilityById(MethodView):
                                               current_app.config["REPUTATION_RED_CLAIMS"])
 
     @blp.auth("token", **WRITE_AUTH)
-    @compat_writes
+    @compat_rate_limit
     @blp.errors(*ITEM_WRITE, "compatibility_not_found", "catalog_compatibility_not_deletable")
-    @blp.compat_write
+    @blp.item_compatibility_write
     @blp.response(200, DeletedSchema, example=examples.DELETED_ONE)
     def delete(self, item_id, compatibility_id):
         """Delete one compatibility

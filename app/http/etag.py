@@ -59,7 +59,7 @@ class ItemStateEtagMixin:
         if matching(request.if_match, self._generate_etag(etag_data), weak=False) is None:
             raise ApiError("precondition_failed", PRECONDITION_FAILED)
 
-    def compat_write(self, view):
+    def item_compatibility_write(self, view):
         """Declares a compatibility write of the item in the path: it runs in a change scope (the
         history's actor and request id, the If-Match check), and answers the ETag of the state
         it committed, taken inside its transaction (a later writer's state is never claimed)."""

@@ -128,8 +128,9 @@ class AppLimiter(Limiter):
 
 limiter = AppLimiter(key_func=rate_limit_key, headers_enabled=True)
 
-# The compatibility writes and the family count share one budget per caller (decisions.md).
-compat_writes = limiter.shared_limit(
+# The compatibility writes and the family count share one budget per caller (decisions.md). Its scope
+# keeps the storage key it has always had, so a shared Redis's counts carry over a rolling upgrade.
+compat_rate_limit = limiter.shared_limit(
     lambda: current_app.config["RATELIMIT_COMPAT_WRITES"], scope="compat_writes")
 
 

@@ -140,9 +140,8 @@ class Api(flask_smorest.Api):
 class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
     """Views declare their error responses once, by code: `@blp.errors("item_not_found", ...)`,
     plus what `auth` (401/403 `invalid_token`), `arguments` (400 `validation_error`, and `invalid_json`
-    for a body) and
-    `compat_write` (412 `precondition_failed`) imply. The OpenAPI responses (one per status, listing
-    its codes) and OPTIONS come from that."""
+    for a body) and `item_compatibility_write` (412 `precondition_failed`) imply. The OpenAPI responses
+    (one per status, listing its codes) and OPTIONS come from that."""
 
     ARGUMENTS_PARSER = ArgumentsParser()
     # A form-or-JSON body is documented as a request body, not as "in: json_or_form" parameters.
@@ -192,9 +191,9 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
 
         return decorator
 
-    def compat_write(self, view):
+    def item_compatibility_write(self, view):
         """The mixin's compatibility write (app/http/etag.py), declaring the 412 its If-Match check answers."""
-        return declare_errors(super().compat_write(view), (412, "precondition_failed"))
+        return declare_errors(super().item_compatibility_write(view), (412, "precondition_failed"))
 
     def register_views_in_doc(self, api, app, spec, *, name, parameters):
         """Each operation gets a stable, readable operationId, `<method>_<view in snake case>`

@@ -5,7 +5,7 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from app.errors import ApiError
-from app.http.ratelimit import compat_writes
+from app.http.ratelimit import compat_rate_limit
 from app.http.smorest import Blueprint
 from schemas.common import StrictSchema
 
@@ -44,7 +44,7 @@ class Probe(MethodView):
         return {"name": name, "caller": g.caller_id, "lines": 0}
 
     @blp.auth("token", invalid_status=403, owner=only_seller_1001)
-    @compat_writes
+    @compat_rate_limit
     @blp.arguments(OrderSchema)
     @blp.response(200, ProbeAnswerSchema)
     def post(self, body, name):

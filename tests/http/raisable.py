@@ -45,7 +45,7 @@ class Module:
         self.tree = ast.parse(path.read_text(), str(path))
         self.defs = {node.name: node for node in self.tree.body
                      if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
-        # A module-level name bound to an expression (`compat_writes = limiter.shared_limit(...)`,
+        # A module-level name bound to an expression (`compat_rate_limit = limiter.shared_limit(...)`,
         # a table of functions) stands for what that expression names.
         self.defs.update({target.id: node for node in self.tree.body if isinstance(node, ast.Assign)
                           for target in node.targets if isinstance(target, ast.Name)})
@@ -281,7 +281,7 @@ def raisable(view):
     for decorator in node.decorator_list:  # a rate limit answers 429 (app.http.ratelimit)
         if isinstance(decorator, ast.Name) and mod.imports.get(decorator.id, ("",))[0] == RATE_LIMITS:
             found[(429, "local_rate_limited")] = mod.where(decorator)
-        if isinstance(decorator, ast.Attribute) and decorator.attr == "compat_write":  # its If-Match check
+        if isinstance(decorator, ast.Attribute) and decorator.attr == "item_compatibility_write":  # its If-Match check
             for raised in reach([function_node(ItemStateEtagMixin._refuse_unless_current)]):
                 found.setdefault((STATUS[raised.code.value], raised.code.value), raised.where)
     return found, unknown
