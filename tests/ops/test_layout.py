@@ -3,7 +3,7 @@ import ast
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-MAX_LINES = 250
+MAX_LINES = 400
 # Each layer, and the modules it must never import (a prefix names a package and its modules).
 FORBIDDEN = {
     "app.services": ("flask", "werkzeug", "app.api", "app.http", "app.cli", "app.migrations", "app.__init__"),
