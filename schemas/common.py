@@ -67,7 +67,7 @@ class Inline(fields.Nested):
 
 class StrictSchema(DictSchema):
     """Request bodies reject fields they do not know, so a typo is a 400, not silently ignored.
-    Their fields also describe the PUT echo (schemas.compatibilities), which dumps dicts."""
+    Their fields also describe the PUT echo (schemas.compat), which dumps dicts."""
 
     class Meta:
         unknown = ma.RAISE

@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from schemas.common import DictSchema, StrictSchema
-from schemas.compatibilities import CodedRestrictionSchema
+from schemas.compat import CodedRestrictionSchema
 from schemas.search import SearchQueryArgsSchema, SearchResponseSchema, SearchResultSchema
 
 MAX_KNOWN_ATTRIBUTES = 10

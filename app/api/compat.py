@@ -6,26 +6,24 @@ from app.http.ratelimit import compat_rate_limit
 from app.http.smorest import Blueprint, raw_json
 from app.services import auth, compat, history
 from app.services.auth import item_seller_guard
-from schemas.compatibilities import (
+from schemas.compat import (
+    CompatibilitiesCreateSchema,
+    CompatibilitiesDeleteSchema,
     CompatibilitiesPutEchoSchema,
+    CompatibilitiesPutSchema,
     CompatibilityDetailSchema,
     CompatibilityExceptionSchema,
     CompatibilityListQuerySchema,
     CompatibilityListSchema,
     CreatedCountSchema,
     DeletedSchema,
+    ExceptionCreateSchema,
     ExtendedCheckSchema,
     FamilyCountResultSchema,
+    FamilyCountSchema,
     NoteSchema,
 )
-from schemas.compatibility_inputs import (
-    CompatibilitiesCreateSchema,
-    CompatibilitiesDeleteSchema,
-    CompatibilitiesPutSchema,
-    ExceptionCreateSchema,
-    FamilyCountSchema,
-)
-from schemas.examples import compatibilities as examples
+from schemas.examples import compat as examples
 from schemas.examples import items as item_examples
 from schemas.items import CardSchema, CardsRequestSchema, SummaryRequestSchema, SummarySchema
 

@@ -6,7 +6,7 @@ import pytest
 
 from app.services.auth import require_item
 from app.services.compat.reads import list_compatibilities
-from schemas.compatibilities import CompatibilityListSchema
+from schemas.compat import CompatibilityListSchema
 from tests.bundles import OTHER_SELLER, SELLER
 from tests.compat.compat_data import FRONT, OTHER_H, REAR, SELLER_H, claimed_order, compat, full_bundle, position, url
 
