@@ -6,8 +6,8 @@ from app.http.auth import basic_client_credentials
 from app.http.ratelimit import client_authentication_limits, counting_failed_client_authentications
 from app.http.smorest import Blueprint
 from app.services import auth
+from schemas.auth import TokenRequestSchema, TokenSchema
 from schemas.examples import common as examples
-from schemas.oauth import TokenRequestSchema, TokenSchema
 
 blp = Blueprint("oauth", __name__, description="Access tokens")
 
