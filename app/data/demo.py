@@ -1,8 +1,8 @@
 """The demo catalog bundle, in the shape of import-format.md, generated rather than stored.
 
 `build_demo_bundle()` returns the same document on every call (seeded generators, fixed "now", no
-network); `flask --app wsgi demo` loads it. `DEMO_TOKENS` are the sellers' access tokens inside it, and
-`DEMO_HELD_OUT_TITLES` are listing titles kept out of it, to evaluate the category predictor.
+network); `flask --app wsgi demo` loads it. `DEMO_TOKENS` are the sellers' access tokens inside it (the
+titles kept out of it, to evaluate the category predictor, are test data: tests/catalog/heldout_data.py).
 """
 import random
 
@@ -11,7 +11,6 @@ from app.data.charts import size_charts
 from app.data.fashion import fashion_catalog
 from app.data.fashion_items import fashion_items
 from app.data.fitment_items import fitment_compatibilities, fitment_listings
-from app.data.heldout import DEMO_HELD_OUT_TITLES
 from app.data.part_items import ItemIds, VehicleIndex, part_listings
 from app.data.parts import part_catalog
 from app.data.sheets import technical_specs
@@ -20,7 +19,7 @@ from app.data.users import APPLICATIONS, DEMO_TOKENS, users
 from app.data.util import ValueIds
 from app.data.vehicles import vehicle_domains, vehicle_products
 
-__all__ = ["DEMO_HELD_OUT_TITLES", "DEMO_TOKENS", "build_demo_bundle"]
+__all__ = ["DEMO_TOKENS", "build_demo_bundle"]
 
 
 def _rng(section):

@@ -23,7 +23,8 @@ DOMAIN_WEIGHTS = {"BRAKE_PADS": 18, "BRAKE_DISCS": 8, "SHOCK_ABSORBERS": 10, "SP
 MOTO_DOMAINS = ("BRAKE_PADS", "SPARK_PLUGS", "AIR_FILTERS")
 MAX_FITMENT = 180
 
-# Brands the demo's own listings use. The held-out titles (heldout.py) use other brands.
+# Brands the demo's own listings use. The predictor test's held-out titles (tests/catalog/heldout_data.py)
+# use other brands.
 PART_BRANDS = {
     "BRAKE_PADS": {"MLA": ["Fras-le", "Bosch", "Jurid", "Frenotec"], "MLB": ["Cobreq", "Fras-le", "Bosch", "Syl"],
                    "MLM": ["Wagner", "Bosch", "Fritec", "ACDelco"]},

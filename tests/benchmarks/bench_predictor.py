@@ -59,10 +59,11 @@ def report(result, out=sys.stdout):
 
 def main():
     from app import create_app
-    from app.data.demo import DEMO_HELD_OUT_TITLES, build_demo_bundle
+    from app.data.demo import build_demo_bundle
     from app.db import connection
     from app.migrations import create_schema
     from app.services.bundle import import_bundle
+    from tests.catalog.heldout_data import DEMO_HELD_OUT_TITLES
 
     bundle = build_demo_bundle()
     check_held_out(bundle, DEMO_HELD_OUT_TITLES)

@@ -10,7 +10,6 @@ import json
 import urllib.parse
 from dataclasses import dataclass, field
 
-from app.data.demo import DEMO_HELD_OUT_TITLES
 from tests.benchmarks.catalog import (
     BRANDS,
     CHILDREN_PER_PARENT,
@@ -21,6 +20,7 @@ from tests.benchmarks.catalog import (
     block_children,
     family,
 )
+from tests.catalog.heldout_data import DEMO_HELD_OUT_TITLES
 
 SUMMARY_ITEMS = 100
 FAMILIES_PER_EMPTY_ITEM = 40

@@ -6,7 +6,8 @@ from tests.benchmarks.bench_predictor import TOP1_TARGET, check_held_out, evalua
 
 @pytest.mark.slow
 def test_predictor_top1_accuracy_on_held_out_demo_titles_is_at_least_0_8(load_bundle, run_db):
-    from app.data.demo import DEMO_HELD_OUT_TITLES, build_demo_bundle
+    from app.data.demo import build_demo_bundle
+    from tests.catalog.heldout_data import DEMO_HELD_OUT_TITLES
 
     bundle = build_demo_bundle()
     assert len(DEMO_HELD_OUT_TITLES) >= 200

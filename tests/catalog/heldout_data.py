@@ -1,5 +1,5 @@
 """Listing titles that are NOT in the demo bundle, labelled with their domain, to measure a
-title -> domain predictor (endpoint 27) on text it has not learnt from.
+title -> domain predictor (endpoint 27) on text it has not learnt from (test data: never shipped).
 
 They come from other templates, other part and fashion brands, and other spellings (upper case,
 lower case, missing accents) than the demo's items, so that a predictor that merely remembers item
