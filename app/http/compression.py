@@ -1,8 +1,9 @@
 """gzip of large responses, by Flask-Compress: only when the client accepts gzip (RFC 9110, 12.5.3)
 and the body is at least COMPRESS_MIN_SIZE bytes (a small body gains nothing and costs CPU); and
 the coding Flask-Compress appends to the ETag of what it compressed, read back in one place."""
-from flask import request
 from flask_compress import Compress
+
+from app.http.current import current_request
 
 compress = Compress()
 
@@ -20,17 +21,18 @@ def init_app(app):
 
 
 def after_request(response):
-    if any(accepted(coding) for coding in compress.enabled_algorithms):
+    accept_encodings = current_request().accept_encodings
+    if any(accepted(accept_encodings, coding) for coding in compress.enabled_algorithms):
         return compress.after_request(response)
     # Not compressed for this request, but it would be for another Accept-Encoding: caches must know.
     response.vary.add("Accept-Encoding")
     return response
 
 
-def accepted(coding):
+def accepted(accept_encodings, coding):
     """Whether the request's Accept-Encoding allows `coding`: the coding's own entry rules over
     `*`, and a q of 0 means "not acceptable". No header at all leaves the answer uncompressed."""
-    qualities = {name.lower(): quality for name, quality in request.accept_encodings}
+    qualities = {name.lower(): quality for name, quality in accept_encodings}
     quality = qualities.get(coding, qualities.get("*", 0))
     return quality > 0
 
