@@ -5,6 +5,7 @@ error log or the app's error log, tracebacks included; the lines keep everything
 
 A real gunicorn with the production configuration, its access format extended (GUNICORN_CMD_ARGS)
 with the atoms an operator might add: request headers, the environ, the query, the Referer."""
+import contextlib
 import re
 import socket
 
@@ -53,15 +54,22 @@ def exercise(gunicorn):
     return statuses, secrets
 
 
+@contextlib.contextmanager
+def leaky_gunicorn(backend, directory, workers):
+    """gunicorn serving tests/faults/leaky_wsgi.py, its access format extended with EXTRA_ATOMS."""
+    with fresh_database(backend, directory) as url:
+        load_database(url, base_bundle(), directory)
+        cmd_args = f"--access-logformat '{access_log_format}{EXTRA_ATOMS}'"
+        with Gunicorn(url, directory, workers=workers, wsgi="tests.faults.leaky_wsgi:app",
+                      GUNICORN_CMD_ARGS=cmd_args) as gunicorn:
+            yield gunicorn
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_secrets_in_urls_and_headers_are_redacted_in_access_and_error_logs(tmp_path, backend):
-    with fresh_database(backend, tmp_path) as url:
-        load_database(url, base_bundle(), tmp_path)
-        cmd_args = f"--access-logformat '{access_log_format}{EXTRA_ATOMS}'"
-        with Gunicorn(url, tmp_path, workers=2, wsgi="tests.faults.leaky_wsgi:app",
-                      GUNICORN_CMD_ARGS=cmd_args) as gunicorn:
-            statuses, secrets = exercise(gunicorn)
+    with leaky_gunicorn(backend, tmp_path, workers=2) as gunicorn:
+        statuses, secrets = exercise(gunicorn)
     access, errors = gunicorn.access_log(), gunicorn.errors()
     assert statuses == {"issue": 200, "refresh": 200, "code": 400, "encoded": 401, "query_token": 401,
                         "header_token": 200, "password": 200, "app_error": 500, "server_error": 500,
@@ -134,17 +142,13 @@ def raw_request_line(gunicorn, target):
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS[:1])
 def test_every_spelling_of_a_secrets_name_is_redacted_in_gunicorns_logs(tmp_path, backend):
-    with fresh_database(backend, tmp_path) as url:
-        load_database(url, base_bundle(), tmp_path)
-        cmd_args = f"--access-logformat '{access_log_format}{EXTRA_ATOMS}'"
-        with Gunicorn(url, tmp_path, workers=1, wsgi="tests.faults.leaky_wsgi:app",
-                      GUNICORN_CMD_ARGS=cmd_args) as gunicorn:
-            statuses = [gunicorn.request("POST", f"/oauth/token?grant_type=client_credentials&client_id=5501"
-                                                 f"&{name}=LEAK-{n}")[0] for n, name in enumerate(SPELLINGS)]
-            app_error = "/faults/app-error?Client%5fSecret%1F=LEAK-app&CODE%7F=LEAK-app"
-            statuses.append(gunicorn.request("GET", app_error)[0])
-            refused = [raw_request_line(gunicorn, b"/oauth/token?client_secret\x00=LEAK-raw-nul"),
-                       raw_request_line(gunicorn, b"/oauth/token?Client_Secret\x01=LEAK-raw-control")]
+    with leaky_gunicorn(backend, tmp_path, workers=1) as gunicorn:
+        statuses = [gunicorn.request("POST", f"/oauth/token?grant_type=client_credentials&client_id=5501"
+                                             f"&{name}=LEAK-{n}")[0] for n, name in enumerate(SPELLINGS)]
+        app_error = "/faults/app-error?Client%5fSecret%1F=LEAK-app&CODE%7F=LEAK-app"
+        statuses.append(gunicorn.request("GET", app_error)[0])
+        refused = [raw_request_line(gunicorn, b"/oauth/token?client_secret\x00=LEAK-raw-nul"),
+                   raw_request_line(gunicorn, b"/oauth/token?Client_Secret\x01=LEAK-raw-control")]
     access, errors = gunicorn.access_log(), gunicorn.errors()
     assert set(statuses[:-1]) <= {400, 401} and statuses[-1] == 500, errors[-3000:]
     assert all(answer.startswith(b"HTTP/1.1 400") for answer in refused), refused
