@@ -4,9 +4,11 @@ import json
 import click
 from flask import current_app
 from flask.cli import AppGroup, with_appcontext
+from peewee import DatabaseError, InterfaceError
 
 from app.config import gunicorn_bind, local_url
 from app.db import connection
+from app.db_faults import storage_fault
 from app.errors import ApiError
 from app.migrations import create_schema, schema_status
 from app.services import compat, history
@@ -88,8 +90,7 @@ def catalog_import(path):
         bundle = read_bundle(path.read(), current_app.config["JSON_MAX_DEPTH"])
     except BundleError as exc:
         _exit_with_problems(exc.problems)
-    with connection():
-        report = _import_or_exit(bundle)
+    report = _import_or_exit(bundle, "catalog import")
     for section, count in report.items():
         click.echo(f"{section}: {count}")
     click.echo(f"imported {sum(report.values())} records")
@@ -112,8 +113,7 @@ def demo():
     from app.data.demo import build_demo_bundle
 
     bundle = build_demo_bundle()
-    with connection():
-        report = _import_or_exit(bundle)
+    report = _import_or_exit(bundle, "demo")
     click.echo(f"demo loaded: {sum(report.values())} records")
     users = [u for u in bundle.get("users", ()) if u.get("access_tokens")]
     click.echo("user_id nickname token")
@@ -136,13 +136,22 @@ def demo():
                    + f"' {url}/users/me")
 
 
-def _import_or_exit(bundle):
-    """The schema first (a missing one is created, as import-format.md says), then the bundle."""
-    create_schema()
+def _import_or_exit(bundle, command):
+    """The schema first (a missing one is created, as import-format.md says), then the bundle. A
+    full disk or a read-only filesystem is the operator's to fix: one line saying so, no traceback;
+    the import's transaction leaves the database as it was."""
     try:
-        return import_bundle(bundle)
+        with connection():
+            create_schema()
+            return import_bundle(bundle)
     except BundleError as exc:
         _exit_with_problems(exc.problems)
+    except (DatabaseError, InterfaceError) as exc:
+        fault = storage_fault(exc)
+        if fault is None:
+            raise
+        click.echo(f"{command}: {fault.what}: {fault.remedy} and import again", err=True)
+        raise SystemExit(1) from None
 
 
 def _exit_with_problems(problems):

@@ -6,7 +6,7 @@ from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 import psycopg
-from peewee import DatabaseProxy, PostgresqlDatabase, Psycopg3Adapter, Value
+from peewee import DatabaseProxy, PostgresqlDatabase, Psycopg3Adapter, Value, _savepoint
 from playhouse import db_url, pool
 from playhouse.pool import PooledSqliteDatabase
 
@@ -131,6 +131,30 @@ class PooledPostgresqlDatabase(pool.PooledPostgresqlDatabase):
         super()._close_raw(conn)
 
 
+class _SqliteSavepoint(_savepoint):
+    """A savepoint whose rollback is skipped once SQLite has ended the whole transaction (below)."""
+
+    def rollback(self, begin=True):
+        if self.db.connection().in_transaction:
+            super().rollback(begin)
+
+
+class PooledSqlite(PooledSqliteDatabase):
+    """peewee's pooled SQLite database, whose rollback keeps the error that ended the transaction.
+
+    On some errors (a full disk, an I/O error, out of memory) SQLite rolls the transaction back by
+    itself. peewee's ROLLBACK, or ROLLBACK TO its savepoint, then fails with "cannot rollback - no
+    transaction is active", and Python raises that in place of the error that caused it: the log
+    named a rollback instead of the full disk."""
+
+    def rollback(self):
+        if self.is_closed() or self.connection().in_transaction:
+            super().rollback()
+
+    def savepoint(self, sid=None):
+        return _SqliteSavepoint(self, sid)
+
+
 def make_database(url, settings):
     """Build (but do not open) the database that `url` names.
 
@@ -148,7 +172,7 @@ def make_database(url, settings):
         # queue on the busy timeout instead of failing with "database is locked".
         # Pooled: a connection per request cost five PRAGMAs on each open and, when it was the
         # last one open, a full WAL checkpoint on each close.
-        return PooledSqliteDatabase(
+        return PooledSqlite(
             path,
             max_connections=None,
             stale_timeout=settings["DB_STALE_TIMEOUT_S"],

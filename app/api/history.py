@@ -3,7 +3,7 @@ from flask.views import MethodView
 
 from app.http.smorest import Blueprint, raw_json
 from app.services import history
-from app.services.auth import item_seller_guard
+from app.services.auth import item_history_reader_guard
 from schemas.examples import history as examples
 from schemas.history import HistoryPageSchema, HistoryQuerySchema, dump_history_page
 
@@ -12,7 +12,7 @@ blp = Blueprint("history", __name__, description="Change history of an item's co
 
 @blp.route("/items/<item_id>/compatibilities/history")
 class ItemCompatibilitiesHistory(MethodView):
-    @blp.auth("token", owner=item_seller_guard)
+    @blp.auth("token", owner=item_history_reader_guard)
     @blp.errors("invalid_item_id", "item_not_found", "forbidden")
     @blp.arguments(HistoryQuerySchema, location="query")
     @blp.response(200, HistoryPageSchema, example=examples.HISTORY_PAGE)

@@ -4,9 +4,10 @@ import time
 
 from flask import g, jsonify
 from gunicorn.http.errors import NoMoreData, ParseException
-from peewee import IntegrityError, InterfaceError, OperationalError
+from peewee import DatabaseError, IntegrityError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
+from app.db_faults import describe_failure, storage_fault
 from app.errors import ApiError
 from app.http.ratelimit import limiter
 
@@ -130,9 +131,17 @@ def handle_integrity_error(exc):
 
 
 def handle_database_unavailable(exc):
-    log.error("database unavailable: %s", exc)
+    log.error("database unavailable: %s", describe_failure(exc))
     return error_response(503, "service_unavailable",
                           "The database is unavailable; retry later", headers={"Retry-After": "5"})
+
+
+def handle_database_error(exc):
+    """A database error of another class: 503 when it is a storage fault (PostgreSQL reports a
+    read-only filesystem as a permission, a standby's refusal as an internal error), else a bug."""
+    if storage_fault(exc) is not None:
+        return handle_database_unavailable(exc)
+    return handle_unexpected(exc)
 
 
 def handle_malformed_body(exc):
@@ -156,6 +165,7 @@ def init_app(app):
     app.register_error_handler(IntegrityError, handle_integrity_error)
     app.register_error_handler(OperationalError, handle_database_unavailable)
     app.register_error_handler(InterfaceError, handle_database_unavailable)
+    app.register_error_handler(DatabaseError, handle_database_error)
     app.register_error_handler(ParseException, handle_malformed_body)
     app.register_error_handler(NoMoreData, handle_malformed_body)
     app.register_error_handler(Exception, handle_unexpected)

@@ -4,6 +4,7 @@ import logging
 from flask import current_app
 
 from app.db import db
+from app.db_faults import describe_failure
 from app.errors import ApiError
 from app.http import bodies, cors, jsonp, options, reduction, request_id
 from app.http.current import current_request
@@ -48,7 +49,7 @@ def open_connection():
         db.obj.connect(reuse_if_open=True)  # db.obj: see app/http/current.py
     except Exception as exc:  # any driver's "cannot connect"
         # Logged with the request id, so the 503 in the access log leads to its cause here.
-        log.error("database unavailable: %s", str(exc).strip())
+        log.error("database unavailable: %s", describe_failure(exc))
         raise ApiError("service_unavailable", "The database is unavailable; retry later",
                        headers={"Retry-After": "5"}) from exc
 

@@ -19,6 +19,7 @@ import time
 from flask import current_app, g, request
 from flask_limiter import Limiter, RateLimitExceeded
 from limits.errors import StorageError
+from limits.storage import MemoryStorage, RedisStorage
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -32,6 +33,8 @@ log = logging.getLogger("app.ratelimit")
 FAIL_MODES = ("open", "closed")
 WARNING_INTERVAL_S = 60
 REDIS_SCHEMES = ("redis://", "rediss://", "redis+unix://")
+# The scope of the counts of failed client authentications (client_authentication_limits).
+FAILURE_SCOPE = "oauth_failures_"
 
 
 def rate_limit_key():
@@ -91,6 +94,7 @@ class AppLimiter(Limiter):
             raise ValueError(f"RATELIMIT_FAIL_MODE: {app.config['RATELIMIT_FAIL_MODE']!r} is not one of {FAIL_MODES}")
         app.config["RATELIMIT_STORAGE_OPTIONS"] = storage_options(app.config)
         super().init_app(app)
+        app.teardown_request(self._settle_failure_counts)
 
     @property
     def _swallow_errors(self):
@@ -109,11 +113,35 @@ class AppLimiter(Limiter):
         try:
             super()._check_request_limit(callable_name=callable_name, in_middleware=in_middleware)
         except RateLimitExceeded:
+            self._note_failure_hits()
             raise
         except StorageError as exc:
             self._storage_failed(exc.storage_error)
+        else:
+            self._note_failure_hits()
         finally:
             _checking.active = False
+
+    def _note_failure_hits(self):
+        """The failure counts this check raised, kept for `_settle_failure_counts`."""
+        hits = [hit for hit in getattr(self.context, "view_rate_limits", None) or ()
+                if hit.request_args[-1].startswith(FAILURE_SCOPE)]
+        if hits:
+            g.setdefault("failure_count_hits", []).extend(hits)
+
+    def _settle_failure_counts(self, exc=None):
+        """At the end of a token request: each failure count took this request's place before the
+        secret was checked; anything but a failed client authentication gives it back."""
+        hits = g.pop("failure_count_hits", ())
+        if g.get("client_authentication_failed"):
+            return
+        for hit in hits:
+            try:
+                refund(self.storage, hit.key)
+            except Exception as error:  # the store failed since the check: the place stays taken
+                if self.storage_warnings.ready():
+                    log.warning("rate-limit storage unavailable, a count was not given back (logged at most "
+                                "once a minute): %s: %s", type(error).__name__, str(error).strip())
 
     def _storage_failed(self, exc):
         fail_open = current_app.config["RATELIMIT_FAIL_MODE"] == "open"
@@ -146,14 +174,27 @@ def _address_key():
     return "addr:" + (request.remote_addr or "-")
 
 
-def _client_authentication_failed(response):
-    # A flag, not the response's status: JSONP (?callback=) turns the 401 into a 200 before this runs.
-    return bool(g.get("client_authentication_failed"))
+# Gives back one place of a fixed-window count (the strategy flask-limiter uses by default, and
+# the only one the settings offer), never below zero, nor in a window that has ended.
+REFUND_SCRIPT = """
+local count = tonumber(redis.call('get', KEYS[1]) or '0')
+if count > 0 then return redis.call('decr', KEYS[1]) end
+return 0
+"""
+
+
+def refund(storage, key):
+    """One hit of `key` given back, atomically in the shared storage."""
+    if isinstance(storage, RedisStorage):
+        storage.get_connection().register_script(REFUND_SCRIPT)(keys=[storage.prefixed_key(key)])
+    elif isinstance(storage, MemoryStorage):
+        storage.decr(key)
 
 
 @contextlib.contextmanager
 def counting_failed_client_authentications():
-    """Around the token exchange: an `invalid_client` answer counts against both limits below."""
+    """Around the token exchange: an `invalid_client` answer keeps its place in both counts below.
+    A flag, not the response's status: JSONP (?callback=) turns the 401 into a 200."""
     try:
         yield
     except ApiError as exc:
@@ -163,11 +204,13 @@ def counting_failed_client_authentications():
 
 
 def _failure_limit(setting, key_func, what):
-    # Before the request the count is only tested (deduct_when), so a client over its limit is refused
-    # even with the right secret until the window ends; after it, only a failure is counted.
+    # Counted and decided in one step of the storage (an INCR in Redis) before the secret is checked,
+    # so concurrent guesses each take a place and those past the limit are refused unchecked; a count
+    # tested first and raised after the answer let concurrent guesses all pass before any counted.
+    # Past the limit the right secret is refused too, until the window ends. Only failures keep their
+    # place (AppLimiter._settle_failure_counts).
     return limiter.shared_limit(
-        lambda: current_app.config[setting], scope=f"oauth_failures_{what}", key_func=key_func,
-        deduct_when=_client_authentication_failed,
+        lambda: current_app.config[setting], scope=f"{FAILURE_SCOPE}{what}", key_func=key_func,
         error_message=lambda: f"of failed client authentications per {what} ({current_app.config[setting]})")
 
 

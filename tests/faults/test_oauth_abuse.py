@@ -6,6 +6,7 @@ import base64
 import datetime
 import time
 import types
+from concurrent.futures import ThreadPoolExecutor
 
 import limits.storage.memory
 import pytest
@@ -14,6 +15,7 @@ from app.db import connection
 from app.models import AccessToken, AuthorizationCode, RefreshToken
 from app.services.auth import queries, tokens
 from tests.bundles import OTHER_SELLER, SELLER, TOKENS, base_bundle
+from tests.faults.slow_secret_wsgi import slowed
 from tests.gunicorn_util import Gunicorn, fresh_database, load_database
 from tests.helpers import BACKENDS, assert_error, bearer
 from tests.http.test_ratelimit import REDIS_URL, redis_prefix  # noqa: F401 (a fixture, by name)
@@ -64,6 +66,9 @@ def assert_locked(response, what, limit):
 
 
 STYLES = ("form", "json", "query", "basic")
+# Requests in flight at once in the concurrency tests (and the connections they hold).
+BURST_THREADS = 16
+SLOW_APP = "tests.faults.slow_secret_wsgi:slow_app()"
 
 
 def test_a_thousand_wrong_secrets_get_ten_401_then_429_and_lock_out_the_right_secret(build_app, clock):
@@ -88,6 +93,25 @@ def test_a_thousand_wrong_secrets_get_ten_401_then_429_and_lock_out_the_right_se
     clock.advance(31)
     issued = client_credentials(client, SECRET)
     assert issued.status_code == 200 and issued.get_json()["user_id"] == SELLER
+
+
+@pytest.mark.parametrize("storage", ["memory", "redis"])
+def test_concurrent_wrong_secrets_get_exactly_the_limit_of_401s(build_app, monkeypatch, storage, request):
+    """Each secret check takes a while, so every guess of the burst is in flight at once: the count
+    is taken before the check, and the guesses past the limit are refused without one."""
+    shared = {}
+    if storage == "redis":
+        shared = {"RATELIMIT_STORAGE_URI": REDIS_URL, "RATELIMIT_KEY_PREFIX": request.getfixturevalue("redis_prefix")}
+    app = build_app(DB_MAX_CONNECTIONS=BURST_THREADS, **shared)
+    monkeypatch.setattr(tokens, "_authenticate_client", slowed(tokens._authenticate_client))
+    with ThreadPoolExecutor(BURST_THREADS) as pool:
+        answers = list(pool.map(lambda n: client_credentials(app.test_client(), f"guess-{n}"), range(32)))
+    statuses = [a.status_code for a in answers]
+    assert sorted(statuses) == [401] * 10 + [429] * 22, statuses
+    for response in answers:
+        if response.status_code == 429:
+            assert_locked(response, "client_id", "10 per minute")
+    assert_locked(client_credentials(app.test_client(), SECRET), "client_id", "10 per minute")
 
 
 def test_successful_authentications_do_not_count(build_app):
@@ -260,3 +284,33 @@ def test_gunicorn_workers_sharing_redis_lock_out_a_secret_guesser_together(tmp_p
     assert all(0 < int(headers["retry-after"]) <= 10 for _, headers, _ in answers[10:] + [locked])
     assert locked[0] == 429 and locked[2]["error"] == "local_rate_limited"
     assert unlocked[0] == 200 and unlocked[2]["user_id"] == SELLER
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_burst_of_wrong_secrets_at_two_hosts_sharing_redis_gets_exactly_the_limit_of_401s(
+        tmp_path, backend, request):
+    """32 wrong secrets at once, alternating between two gunicorns (two hosts) counting in one Redis,
+    each secret check slowed so that the whole burst is in flight together: ten 401s in all."""
+    prefix = request.getfixturevalue("redis_prefix")  # skips without Redis
+    settings = {"RATELIMIT_ENABLED": "true", "RATELIMIT_STORAGE_URI": REDIS_URL, "RATELIMIT_KEY_PREFIX": prefix}
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    for host in ("a", "b"):
+        (tmp_path / host).mkdir()
+    with fresh_database(backend, tmp_path) as url:
+        load_database(url, base_bundle(), tmp_path)
+        with Gunicorn(url, tmp_path / "a", workers=3, wsgi=SLOW_APP, **settings) as a, \
+                Gunicorn(url, tmp_path / "b", workers=3, wsgi=SLOW_APP, **settings) as b:
+            hosts = (a, b)
+            started = time.monotonic()
+            with ThreadPoolExecutor(32) as pool:
+                answers = list(pool.map(lambda n: hosts[n % 2].request(
+                    "POST", f"/oauth/token?{GRANT}&client_secret=guess-{n}", headers=form), range(32)))
+            elapsed = time.monotonic() - started
+            locked = b.request("POST", f"/oauth/token?{GRANT}&client_secret={SECRET}", headers=form)
+    statuses = [status for status, _, _ in answers]
+    print(f"\n[{backend}] two gunicorns, 3 workers each, one Redis: 32 wrong secrets at once: "
+          f"{statuses.count(401)} x 401, {statuses.count(429)} x 429 in {elapsed:.2f} s")
+    assert sorted(statuses) == [401] * 10 + [429] * 22, statuses
+    assert {body["error"] for status, _, body in answers if status == 429} == {"local_rate_limited"}
+    assert locked[0] == 429 and locked[2]["error"] == "local_rate_limited"

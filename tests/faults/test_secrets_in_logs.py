@@ -5,17 +5,17 @@ error log or the app's error log, tracebacks included; the lines keep everything
 
 A real gunicorn with the production configuration, its access format extended (GUNICORN_CMD_ARGS)
 with the atoms an operator might add: request headers, the environ, the query, the Referer."""
+import contextlib
 import re
 import socket
 
 import pytest
 
 from app.gunicorn_conf import access_log_format
+from app.logs import redact_text
 from tests.bundles import base_bundle
 from tests.gunicorn_util import Gunicorn, fresh_database, load_database
 from tests.helpers import BACKENDS, bearer
-
-pytestmark = pytest.mark.slow
 
 EXTRA_ATOMS = " auth=%({authorization}i)s env=%({http_authorization}e)s q=%(q)s raw=%({raw_uri}e)s ref=%(f)s"
 CLIENT = "client_id=5501&client_secret=s3cret"
@@ -54,14 +54,22 @@ def exercise(gunicorn):
     return statuses, secrets
 
 
+@contextlib.contextmanager
+def leaky_gunicorn(backend, directory, workers):
+    """gunicorn serving tests/faults/leaky_wsgi.py, its access format extended with EXTRA_ATOMS."""
+    with fresh_database(backend, directory) as url:
+        load_database(url, base_bundle(), directory)
+        cmd_args = f"--access-logformat '{access_log_format}{EXTRA_ATOMS}'"
+        with Gunicorn(url, directory, workers=workers, wsgi="tests.faults.leaky_wsgi:app",
+                      GUNICORN_CMD_ARGS=cmd_args) as gunicorn:
+            yield gunicorn
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_secrets_in_urls_and_headers_are_redacted_in_access_and_error_logs(tmp_path, backend):
-    with fresh_database(backend, tmp_path) as url:
-        load_database(url, base_bundle(), tmp_path)
-        cmd_args = f"--access-logformat '{access_log_format}{EXTRA_ATOMS}'"
-        with Gunicorn(url, tmp_path, workers=2, wsgi="tests.faults.leaky_wsgi:app",
-                      GUNICORN_CMD_ARGS=cmd_args) as gunicorn:
-            statuses, secrets = exercise(gunicorn)
+    with leaky_gunicorn(backend, tmp_path, workers=2) as gunicorn:
+        statuses, secrets = exercise(gunicorn)
     access, errors = gunicorn.access_log(), gunicorn.errors()
     assert statuses == {"issue": 200, "refresh": 200, "code": 400, "encoded": 401, "query_token": 401,
                         "header_token": 200, "password": 200, "app_error": 500, "server_error": 500,
@@ -92,3 +100,61 @@ def test_secrets_in_urls_and_headers_are_redacted_in_access_and_error_logs(tmp_p
     assert f"Error handling request GET /faults/server-error?refresh_token={r}" in errors
     assert f"RuntimeError: failed on /faults/server-error?refresh_token={r}" in errors
     assert f"Invalid HTTP request line: 'GET /oauth/token?client_secret={r}&x=" in errors
+
+
+# Every spelling of a secret's name a client may send (issue 30): the app may not read it as the secret,
+# but its value is one all the same.
+SPELLINGS = ["client_secret%00", "CLIENT_SECRET", "Client%5fSecret", "client%5FSECRET", "%63lient_secret",
+             "client_secret%2500", "%00client_secret", "client_secret%1F", "client_secret%7f", "+client_secret",
+             "client_secret+", "client_secret%20", "Refresh_Token%09", "PASSWORD", "access%5ftoken", "Code%0D%0A",
+             "%EF%BD%83ode"]  # the last: a fullwidth c, which Unicode's compatibility form folds to c
+
+
+@pytest.mark.parametrize("name", SPELLINGS)
+def test_every_spelling_of_a_secrets_name_is_redacted(name):
+    assert redact_text(f"POST /oauth/token?client_id=5501&{name}=LEAK-x&y=1 HTTP/1.1") == \
+        f"POST /oauth/token?client_id=5501&{name}=[REDACTED]&y=1 HTTP/1.1"
+
+
+@pytest.mark.parametrize("text, redacted", [
+    ("client_secret\x00=LEAK", "client_secret\x00=[REDACTED]"),  # decoded: NUL and other control bytes
+    ("client_secret\x1f=LEAK\x1fmore", "client_secret\x1f=[REDACTED]"),
+    ("{'client_secret\\x00': 'LEAK', 'grant_type': 'x'}", "{'client_secret\\x00': '[REDACTED]', 'grant_type': 'x'}"),
+    ('{"Client_Secret\\u0000": "LEAK"}', '{"Client_Secret\\u0000": "[REDACTED]"}'),
+    # A URL quoted as another pair's value still has its secret found.
+    ("redirect=https://x.example/cb?code=LEAK&state=1", "redirect=https://x.example/cb?code=[REDACTED]&state=1"),
+])
+def test_secret_names_in_decoded_text_and_reprs_are_redacted(text, redacted):
+    assert redact_text(text) == redacted
+
+
+@pytest.mark.parametrize("text", ["error_code=E1 zip_code=1414 country_code=AR", "tokens=3 codes=x",
+                                  "grant_type=client_credentials&client_id=5501", "'error': 'invalid_client'"])
+def test_names_that_only_contain_a_secrets_name_are_kept(text):
+    assert redact_text(text) == text
+
+
+def raw_request_line(gunicorn, target):
+    """A request whose target holds raw bytes no client library sends (NUL, control characters)."""
+    return raw_request(gunicorn, b"POST " + target + b" HTTP/1.1")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+def test_every_spelling_of_a_secrets_name_is_redacted_in_gunicorns_logs(tmp_path, backend):
+    with leaky_gunicorn(backend, tmp_path, workers=1) as gunicorn:
+        statuses = [gunicorn.request("POST", f"/oauth/token?grant_type=client_credentials&client_id=5501"
+                                             f"&{name}=LEAK-{n}")[0] for n, name in enumerate(SPELLINGS)]
+        app_error = "/faults/app-error?Client%5fSecret%1F=LEAK-app&CODE%7F=LEAK-app"
+        statuses.append(gunicorn.request("GET", app_error)[0])
+        refused = [raw_request_line(gunicorn, b"/oauth/token?client_secret\x00=LEAK-raw-nul"),
+                   raw_request_line(gunicorn, b"/oauth/token?Client_Secret\x01=LEAK-raw-control")]
+    access, errors = gunicorn.access_log(), gunicorn.errors()
+    assert set(statuses[:-1]) <= {400, 401} and statuses[-1] == 500, errors[-3000:]
+    assert all(answer.startswith(b"HTTP/1.1 400") for answer in refused), refused
+    assert "LEAK-" not in access, access
+    assert "LEAK-" not in errors, errors[-3000:]
+    assert "suspicious request /faults/app-error?Client%5fSecret%1F=[REDACTED]&CODE%7F=[REDACTED]" in errors
+    for name in SPELLINGS:
+        assert f"&{name}=[REDACTED] HTTP/1.1" in access, name
+        assert f"&{name}=[REDACTED] raw=" in access, name  # the q atom

@@ -51,7 +51,12 @@ def test_since_keeps_only_later_changes(client, run_db):
 
 
 def test_only_the_items_seller_reads_its_history(client):
-    assert_error(client.get(url("MLA100", "/history"), headers=OTHER_H), 403, "forbidden")
+    refused = assert_error(client.get(url("MLA100", "/history"), headers=OTHER_H), 403, "forbidden")
+    # The refusal names the read that was refused, not a change (which the write endpoints say).
+    assert refused["message"] == ("Item MLA100 belongs to another seller: only its seller may read its "
+                                  "compatibilities' change history")
+    written = client.delete(url("MLA100", ""), headers=OTHER_H)
+    assert assert_error(written, 403, "forbidden")["message"].endswith("only its seller may change it")
     assert_error(client.get(url("MLA100", "/history")), 401, "invalid_token")
     assert_error(client.get(url("MLA999", "/history"), headers=SELLER_H), 404, "item_not_found")
     assert_error(client.get(url("bad-id", "/history"), headers=SELLER_H), 400, "invalid_item_id")

@@ -61,15 +61,21 @@ def require_item(item_id):
     return item
 
 
-def require_item_seller(item_id, user_id):
-    """The item when `user_id` is its seller; 403 `forbidden` otherwise."""
+def require_item_seller(item_id, user_id, may="change it"):
+    """The item when `user_id` is its seller; 403 `forbidden` otherwise, saying what only the seller
+    `may` do."""
     item = require_item(item_id)
     if item.seller_id != user_id:
         raise ApiError("forbidden", f"Item {item_id} belongs to another seller: "
-                       "only its seller may change it")
+                       f"only its seller may {may}")
     return item
 
 
 def item_seller_guard(view_kwargs, caller_id):
     """The route guard's owner check for views with an `item_id` path parameter."""
     require_item_seller(view_kwargs["item_id"], caller_id)
+
+
+def item_history_reader_guard(view_kwargs, caller_id):
+    """The owner check of the one read only the seller may make: its change history (H1)."""
+    require_item_seller(view_kwargs["item_id"], caller_id, may="read its compatibilities' change history")
