@@ -18,7 +18,7 @@ from app.models import Compatibility, CompatibilityChange
 from app.services.bundle import import_bundle
 from app.services.compat import deletes
 from tests.bundles import SELLER, TOKENS, base_bundle, item
-from tests.faults.test_import_during_writes import wait_until_blocked
+from tests.faults.test_import_during_writes import import_behind_a_write
 from tests.helpers import bearer
 
 ITEMS, WINDOW, SHIFT, WRITERS, ROUNDS = 20, 500, 50, 4, 3
@@ -110,34 +110,10 @@ def test_a_delete_that_commits_while_the_import_waits_is_not_undone(
                         headers=AUTH)
     assert added.status_code == 200
     seller_rows = {cid for (cid,) in run_db(lambda: list(Compatibility.select(Compatibility.id).tuples()))}
-    holding, release = threading.Event(), threading.Event()
-    refresh = deletes.refresh_items
-
-    def refresh_then_hold(item_ids):  # the DELETE has run; its transaction stays open
-        refresh(item_ids)
-        holding.set()
-        release.wait(WAIT_S)
-
-    monkeypatch.setattr(deletes, "refresh_items", refresh_then_hold)
-    answers, failures = [], []
-    seller = threading.Thread(target=lambda: answers.append(client.delete(url, headers=AUTH)))
-    seller.start()
-    assert holding.wait(WAIT_S), "the delete never reached its refresh"
-
-    def import_same_pairs():
-        try:
-            load_bundle({"compatibilities": [{"item_id": "MLA100", "product_id": pid} for pid in products]})
-        except Exception as exc:  # reported by the main thread
-            failures.append(exc)
-
-    importer = threading.Thread(target=import_same_pairs)
-    importer.start()
-    try:
-        wait_until_blocked(database_url, importer, failures)
-    finally:
-        release.set()
-        seller.join(WAIT_S)
-        importer.join(WAIT_S)
+    answers = []
+    failures = import_behind_a_write(
+        database_url, monkeypatch, deletes, lambda: answers.append(client.delete(url, headers=AUTH)),
+        lambda: load_bundle({"compatibilities": [{"item_id": "MLA100", "product_id": pid} for pid in products]}))
     assert failures == []
     assert answers[0].status_code == 200
     assert set(answers[0].get_json()["deleted_compatibilities"]) == seller_rows
