@@ -14,7 +14,7 @@ import math
 import re
 import sys
 
-from schemas.bundle_base import UNSTORABLE
+from schemas.bundle_fields import UNSTORABLE
 
 # Outside strings, [ and { count +1, ] and } -1; every other byte but the quote is dropped.
 _BRACKETS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")

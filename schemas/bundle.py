@@ -3,9 +3,11 @@
 Structural rules only (types, required fields, allowed values, duplicates inside one record);
 references between records and to the database are checked by the importer.
 """
-from marshmallow import fields, validate, validates_schema
+import marshmallow as ma
+from marshmallow import fields, post_load, validate, validates_schema
 
-from schemas.bundle_base import (
+from schemas.bundle_fast import PRODUCT_ATTRIBUTE_TEXT, fast_compatibility, fast_product
+from schemas.bundle_fields import (
     ITEM_STATUSES,
     SHEET_SECTIONS,
     SNAPSHOT_COMPATIBILITIES,
@@ -13,24 +15,21 @@ from schemas.bundle_base import (
     FlatRecords,
     Id,
     Record,
+    UtcDateTime,
     one_of,
-    reject_repeats,
-    storable,
     text,
 )
-from schemas.bundle_items import (
-    BundleChartDomainSchema,
-    BundleChartSchema,
-    BundleClaimSchema,
-    BundleCompatibilitySchema,
-    BundleDomainDiscoverySchema,
-    BundleExceptionSchema,
-    BundleItemSchema,
-    BundleOrderSchema,
-    BundleSuggestionSchema,
-    BundleTechnicalSpecSchema,
+from schemas.vocabulary import (
+    CATALOGO,
+    CHART_TYPES,
+    COMPATIBILITY_SOURCES,
+    CREATION_SOURCES,
+    DEFAULT,
+    NOTE_STATUSES,
 )
-from schemas.history import BundleChangeSchema
+
+# The allowed values are part of this module's interface (other schemas validate against them).
+__all__ = ["ITEM_STATUSES", "SHEET_SECTIONS", "SNAPSHOT_COMPATIBILITIES", "STATUSES"]
 
 
 class BundleSiteSchema(Record):
@@ -82,10 +81,7 @@ class BundleDomainSchema(Record):
     site_id = text(max_length=3)
     name = text(max_length=200)
     attributes = fields.List(fields.Nested(BundleDomainAttributeSchema))
-
-    @validates_schema
-    def _unique_attributes(self, data, **kwargs):
-        reject_repeats(data.get("attributes"), "id", "attributes", "attribute")
+    UNIQUE = {"attributes": ("id", "attribute")}
 
 
 class BundleCategorySchema(Record):
@@ -109,21 +105,14 @@ class BundleCompatibilityRuleSchema(Record):
     required = fields.Boolean(load_default=False)
     restrictions = fields.List(fields.Raw(), load_default=list)
     categories = fields.List(fields.Nested(BundleCategoryRuleSchema), load_default=list)
-
-    @validates_schema
-    def _unique_categories(self, data, **kwargs):
-        reject_repeats(data.get("categories"), "id", "categories", "category")
+    UNIQUE = {"categories": ("id", "category")}
 
 
 class BundleDomainCompatibilitySchema(Record):
     domain_id = text(max_length=100)
     main = fields.Boolean(load_default=False)
     compatibilities = fields.List(fields.Nested(BundleCompatibilityRuleSchema), load_default=list)
-
-    @validates_schema
-    def _unique_rules(self, data, **kwargs):
-        reject_repeats(data.get("compatibilities"), "compatible_domain_id", "compatibilities",
-                        "compatible domain")
+    UNIQUE = {"compatibilities": ("compatible_domain_id", "compatible domain")}
 
 
 class BundleRestrictionValueSchema(Record):
@@ -134,49 +123,14 @@ class BundleRestrictionValueSchema(Record):
 class BundleRestrictionAttributeSchema(Record):
     attribute_id = text(max_length=100)
     values = fields.List(fields.Nested(BundleRestrictionValueSchema), load_default=list)
-
-    @validates_schema
-    def _unique_values(self, data, **kwargs):
-        reject_repeats(data.get("values"), "value_id", "values", "value")
+    UNIQUE = {"values": ("value_id", "value")}
 
 
 class BundleRestrictionValuesSchema(Record):
     main_domain_id = text(max_length=100)
     secondary_domain_id = text(max_length=100)
     attributes_values = fields.List(fields.Nested(BundleRestrictionAttributeSchema), load_default=list)
-
-    @validates_schema
-    def _unique_attributes(self, data, **kwargs):
-        reject_repeats(data.get("attributes_values"), "attribute_id", "attributes_values", "attribute")
-
-
-PRODUCT_TEXT = {"id": (True, 40), "domain_id": (True, 100), "site_id": (False, 3), "name": (True, 300),
-                "parent_id": (False, 40)}
-PRODUCT_ATTRIBUTE_TEXT = {"id": (True, 100), "value_id": (False, 100), "value_name": (False, 255)}
-PRODUCT_REQUIRED = {key for key, (required, _) in PRODUCT_TEXT.items() if required}
-# The fast check below inlines the attribute's limits.
-ATTRIBUTE_KEYS, (ID_MAX, VALUE_ID_MAX, NAME_MAX) = PRODUCT_ATTRIBUTE_TEXT.keys(), (
-    PRODUCT_ATTRIBUTE_TEXT[key][1] for key in ("id", "value_id", "value_name"))
-
-
-def _clean_texts(record, spec, required, skip=None):
-    """True when `record` is a dict holding only `spec`'s keys (and `skip`, checked by the caller),
-    each a fitting string (or None when optional) that both databases store, with every required
-    key present."""
-    if type(record) is not dict:
-        return False
-    for key, value in record.items():
-        limits = spec.get(key)
-        if limits is None:
-            if key == skip:
-                continue
-            return False
-        if value is None:
-            if limits[0]:
-                return False
-        elif type(value) is not str or not 0 < len(value) <= limits[1] or not storable(value):
-            return False
-    return required <= record.keys()
+    UNIQUE = {"attributes_values": ("attribute_id", "attribute")}
 
 
 class BundleProductSchema(Record):
@@ -186,45 +140,168 @@ class BundleProductSchema(Record):
     name = text(max_length=300)
     parent_id = text(required=False, max_length=40)
     attributes = FlatRecords(PRODUCT_ATTRIBUTE_TEXT, unique="id", what="attribute", load_default=list)
-
-    @staticmethod
-    def fast_load(record):
-        """What load() answers for a valid product, in a fraction of its time (a catalog holds
-        100,000s of products); None when in doubt, and load() then reports the problems."""
-        if type(record) is not dict:
-            return None
-        attributes = record.get("attributes", [])
-        if type(attributes) is not list or not _clean_texts(record, PRODUCT_TEXT, PRODUCT_REQUIRED, skip="attributes"):
-            return None
-        # Inline rather than _clean_texts per attribute, and one storable() over all the texts:
-        # five attributes per product made this most of validating a catalog.
-        ids, texts = set(), []
-        for attribute in attributes:
-            if type(attribute) is not dict or not attribute.keys() <= ATTRIBUTE_KEYS:
-                return None
-            attribute_id, value_id, name = attribute.get("id"), attribute.get("value_id"), attribute.get("value_name")
-            if type(attribute_id) is not str or not 0 < len(attribute_id) <= ID_MAX or attribute_id in ids \
-                    or (value_id is not None and (type(value_id) is not str or not 0 < len(value_id) <= VALUE_ID_MAX)) \
-                    or (name is not None and (type(name) is not str or not 0 < len(name) <= NAME_MAX)):
-                return None
-            ids.add(attribute_id)
-            texts += (attribute_id, value_id or "", name or "")
-        if not storable("".join(texts)):
-            return None
-        return {**record, "attributes": attributes}
+    fast_load = staticmethod(fast_product)
 
 
-# Section name -> record schema.
-SECTIONS = {
-    "currencies": BundleCurrencySchema, "sites": BundleSiteSchema, "users": BundleUserSchema,
-    "applications": BundleApplicationSchema, "domains": BundleDomainSchema, "categories": BundleCategorySchema,
-    "domain_compatibilities": BundleDomainCompatibilitySchema, "restriction_values": BundleRestrictionValuesSchema,
-    "products": BundleProductSchema, "items": BundleItemSchema, "compatibilities": BundleCompatibilitySchema,
-    "suggestions": BundleSuggestionSchema, "exceptions": BundleExceptionSchema, "orders": BundleOrderSchema,
-    "claims": BundleClaimSchema, "chart_domains": BundleChartDomainSchema, "technical_specs": BundleTechnicalSpecSchema,
-    "charts": BundleChartSchema, "domain_discovery": BundleDomainDiscoverySchema,
-    "compatibility_history": BundleChangeSchema,
-}
+class BundleItemSchema(Record):
+    id = text(max_length=40)
+    site_id = text(max_length=3)
+    title = text(max_length=300)
+    seller_id = Id(required=True)
+    category_id = text(max_length=40)
+    domain_id = text(max_length=100)
+    status = fields.String(load_default="active", validate=one_of(ITEM_STATUSES))
+    price = fields.Float(allow_none=True)
+    currency_id = text(required=False, max_length=3)
+    official_store_id = Id(allow_none=True)
+    warranty = fields.String(allow_none=True, validate=validate.Length(max=200))
+    catalog_product_id = text(required=False, max_length=40)
+    parent_item_id = text(required=False, max_length=40)
+    deal_ids = fields.List(fields.Raw(), load_default=list)
+    automatic_relist = fields.Boolean(load_default=False)
+    catalog_listing = fields.Boolean(load_default=False)
+    health = fields.Float(allow_none=True)
+    date_created = UtcDateTime(allow_none=True)
+    last_updated = UtcDateTime(allow_none=True)
+    attributes = fields.List(fields.Dict(), load_default=list)
 
-# The allowed values are part of this module's interface (other schemas validate against them).
-__all__ = ["SECTIONS", "ITEM_STATUSES", "SHEET_SECTIONS", "SNAPSHOT_COMPATIBILITIES", "STATUSES"]
+
+class BundleRestrictionValueRefSchema(Record):
+    value_id = text(max_length=100)
+    value_name = fields.String(allow_none=True)
+
+
+class BundleRestrictionGroupSchema(Record):
+    values = fields.List(fields.Nested(BundleRestrictionValueRefSchema), required=True,
+                         validate=validate.Length(min=1))
+
+
+class BundleCompatibilityRestrictionSchema(Record):
+    attribute_id = text(max_length=100)
+    attribute_values = fields.List(fields.Nested(BundleRestrictionGroupSchema), required=True,
+                                   validate=validate.Length(min=1))
+
+
+class BundleCompatibilitySchema(Record):
+    id = text(required=False, max_length=36)
+    item_id = text(max_length=40)
+    product_id = text(required=False, max_length=40)
+    universal = fields.Boolean(load_default=False)
+    source = fields.String(load_default=CATALOGO, validate=one_of(COMPATIBILITY_SOURCES))
+    creation_source = fields.String(load_default=DEFAULT, validate=one_of(CREATION_SOURCES))
+    note = fields.String(allow_none=True, validate=validate.Length(max=500))
+    note_status = fields.String(allow_none=True, validate=one_of(NOTE_STATUSES))
+    restrictions = fields.List(fields.Nested(BundleCompatibilityRestrictionSchema), allow_none=True)
+    date_created = UtcDateTime(allow_none=True)
+    fast_load = staticmethod(fast_compatibility)
+
+    @validates_schema
+    def _product_or_universal(self, data, **kwargs):
+        if data.get("universal") and data.get("product_id"):
+            raise ma.ValidationError("give either product_id or universal: true, not both", "product_id")
+        if not data.get("universal") and not data.get("product_id"):
+            raise ma.ValidationError("give product_id, or universal: true", "product_id")
+
+
+class BundleSuggestionSchema(Record):
+    item_id = text(max_length=40)
+    product_id = text(max_length=40)
+    date_created = UtcDateTime(allow_none=True)
+
+
+class BundleExceptionSchema(Record):
+    item_id = text(max_length=40)
+    comment = text(max_length=255)
+    date_created = UtcDateTime(allow_none=True)
+
+
+class BundleCompatibilityStatusSchema(ma.Schema):
+    """Known keys are checked; others (compatibility_id, note, restrictions) are kept as given."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    compatibility = fields.String(required=True, validate=one_of(SNAPSHOT_COMPATIBILITIES))
+
+
+class BundleSnapshotSchema(Record):
+    product_id = text(required=False, max_length=40)
+    user_selection = fields.Dict(allow_none=True)
+    compatibility_status = fields.Nested(BundleCompatibilityStatusSchema, required=True)
+    date_created = fields.DateTime(required=True)
+    date_updated = fields.DateTime(allow_none=True)
+
+
+class BundleOrderSchema(Record):
+    id = Id(required=True)
+    item_id = text(max_length=40)
+    buyer_id = Id(allow_none=True)
+    date_created = UtcDateTime(allow_none=True)
+    snapshot = fields.Nested(BundleSnapshotSchema, allow_none=True)
+
+    @post_load(pass_original=True)
+    def _snapshot_as_given(self, data, original, **kwargs):
+        """The snapshot is stored as given, once checked: its dates stay ISO strings."""
+        if data.get("snapshot") is not None:
+            data["snapshot"] = original["snapshot"]
+        return data
+
+
+class BundleClaimSchema(Record):
+    id = Id(required=True)
+    order_id = Id(required=True)
+    reason = fields.String(load_default="INCOMPATIBLE_PART", validate=validate.Length(min=1, max=60))
+    date_created = UtcDateTime(allow_none=True)
+
+
+class BundleChartDomainSchema(Record):
+    site_id = text(max_length=3)
+    domain_id = text(max_length=100)
+
+
+class BundleTechnicalSpecSchema(Record):
+    domain_id = text(max_length=100)
+    section = fields.String(required=True, validate=one_of(SHEET_SECTIONS))
+    when = fields.Dict(keys=fields.String(), values=fields.String(), load_default=dict)
+    input = fields.Dict(load_default=dict)
+    output = fields.Dict(load_default=dict)
+
+
+class BundleChartValueSchema(Record):
+    id = text(required=False, max_length=100)
+    name = fields.String(allow_none=True, validate=validate.Length(max=255))
+    struct = fields.Raw(allow_none=True)
+
+
+class BundleChartAttributeSchema(Record):
+    id = text(max_length=100)
+    name = fields.String(allow_none=True)
+    values = fields.List(fields.Nested(BundleChartValueSchema), load_default=list)
+
+
+class BundleChartRowSchema(Record):
+    id = text(required=False, max_length=60)
+    attributes = fields.List(fields.Dict(), load_default=list)
+
+
+class BundleChartSchema(Record):
+    id = text(max_length=40)
+    names = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    site_id = text(max_length=3)
+    domain_id = text(max_length=100)
+    type = fields.String(required=True, validate=one_of(CHART_TYPES))
+    seller_id = Id(allow_none=True)
+    main_attribute_id = text(max_length=100)
+    secondary_attribute_id = text(required=False, max_length=100)
+    measure_type = text(required=False, max_length=30)
+    attributes = fields.List(fields.Nested(BundleChartAttributeSchema), load_default=list)
+    rows = fields.List(fields.Nested(BundleChartRowSchema), load_default=list)
+    date_created = UtcDateTime(allow_none=True)
+    UNIQUE = {"rows": ("id", "row id")}
+
+
+class BundleDomainDiscoverySchema(Record):
+    site_id = text(max_length=3)
+    domain_id = text(max_length=100)
+    category_id = text(required=False, max_length=40)
+    terms = fields.List(fields.String(validate=validate.Length(min=1, max=200)), required=True)

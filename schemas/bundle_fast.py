@@ -1,13 +1,14 @@
-"""Plain-Python equivalents of the bundle schemas' load() for large sections' valid records.
+"""Plain-Python equivalents of the bundle schemas' load() for the valid records of the large
+sections (products, compatibilities).
 
-A marshmallow load costs tens of microseconds per record, most of an import of a million
-compatibilities. Each check here answers what load() answers for a record it accepts, and None
-whenever a record is not plainly valid (text with NUL characters or lone surrogates included), so
-that load() then finds and words the problems exactly as before.
+A marshmallow load per record would be most of the import of a large section. Each check here
+answers what load() answers for a record it accepts, and None whenever a record is not plainly
+valid (text with NUL characters or lone surrogates included), so that load() then finds and
+words the problems exactly as before.
 """
 import marshmallow as ma
 
-from schemas.bundle_base import UtcDateTime, storable
+from schemas.bundle_fields import UtcDateTime, storable
 from schemas.vocabulary import CATALOGO, COMPATIBILITY_SOURCES, CREATION_SOURCES, DEFAULT, NOTE_STATUSES
 
 
@@ -48,6 +49,62 @@ def _restrictions(value):
     return True
 
 
+PRODUCT_TEXT = {"id": (True, 40), "domain_id": (True, 100), "site_id": (False, 3), "name": (True, 300),
+                "parent_id": (False, 40)}
+PRODUCT_ATTRIBUTE_TEXT = {"id": (True, 100), "value_id": (False, 100), "value_name": (False, 255)}
+PRODUCT_REQUIRED = {key for key, (required, _) in PRODUCT_TEXT.items() if required}
+# fast_product inlines the attribute's limits.
+ATTRIBUTE_KEYS, (ID_MAX, VALUE_ID_MAX, NAME_MAX) = PRODUCT_ATTRIBUTE_TEXT.keys(), (
+    PRODUCT_ATTRIBUTE_TEXT[key][1] for key in ("id", "value_id", "value_name"))
+
+
+def _clean_texts(record, spec, required, skip=None):
+    """True when `record` is a dict holding only `spec`'s keys (and `skip`, checked by the caller),
+    each a fitting string (or None when optional) that both databases store, with every required
+    key present."""
+    if type(record) is not dict:
+        return False
+    for key, value in record.items():
+        limits = spec.get(key)
+        if limits is None:
+            if key == skip:
+                continue
+            return False
+        if value is None:
+            if limits[0]:
+                return False
+        elif type(value) is not str or not 0 < len(value) <= limits[1] or not storable(value):
+            return False
+    return required <= record.keys()
+
+
+
+def fast_product(record):
+    """BundleProductSchema().load(record) for a plainly valid product, else None (load() then
+    reports the problems)."""
+    if type(record) is not dict:
+        return None
+    attributes = record.get("attributes", [])
+    if type(attributes) is not list or not _clean_texts(record, PRODUCT_TEXT, PRODUCT_REQUIRED, skip="attributes"):
+        return None
+    # Inline rather than _clean_texts per attribute, and one storable() over all the texts:
+    # a product's several attributes made this most of validating a catalog.
+    ids, texts = set(), []
+    for attribute in attributes:
+        if type(attribute) is not dict or not attribute.keys() <= ATTRIBUTE_KEYS:
+            return None
+        attribute_id, value_id, name = attribute.get("id"), attribute.get("value_id"), attribute.get("value_name")
+        if type(attribute_id) is not str or not 0 < len(attribute_id) <= ID_MAX or attribute_id in ids \
+                or (value_id is not None and (type(value_id) is not str or not 0 < len(value_id) <= VALUE_ID_MAX)) \
+                or (name is not None and (type(name) is not str or not 0 < len(name) <= NAME_MAX)):
+            return None
+        ids.add(attribute_id)
+        texts += (attribute_id, value_id or "", name or "")
+    if not storable("".join(texts)):
+        return None
+    return {**record, "attributes": attributes}
+
+
 COMPATIBILITY_FIELDS = {
     "id": _text(36, required=False), "item_id": _text(40), "product_id": _text(40, required=False),
     "universal": lambda value: type(value) is bool, "source": _choice(COMPATIBILITY_SOURCES),
@@ -65,7 +122,7 @@ OTHER_FIELDS = ("universal", "note", "note_status", "restrictions", "date_create
 def fast_compatibility(record):
     """BundleCompatibilitySchema().load(record) for a plainly valid record, else None. The ids and
     choices every record has are checked inline (one storable() for the three ids): a check call
-    per field was most of validating a million compatibilities."""
+    per field was most of validating a large section."""
     if type(record) is not dict or not record.keys() <= FIELD_KEYS:
         return None
     item_id, product_id, row_id = record.get("item_id"), record.get("product_id"), record.get("id")

@@ -4,7 +4,7 @@ import datetime
 
 from marshmallow import fields, post_dump, validate
 
-from schemas.bundle_base import Id, one_of
+from schemas.bundle_fields import Id, one_of
 from schemas.common import PagingQuerySchema, StrictSchema, page_envelope
 from schemas.vocabulary import COMPATIBILITY_SOURCES
 

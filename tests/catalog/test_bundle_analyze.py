@@ -1,6 +1,6 @@
 """Which tables a large import analyses on PostgreSQL: those it wrote and grew by a quarter or more;
 the VACUUM after a large product load samples only the rest of its tables."""
-import app.services.bundle as bundle
+import app.services.bundle.pipeline as bundle
 
 
 class RecordingDb:

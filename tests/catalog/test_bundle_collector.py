@@ -4,7 +4,7 @@ import gc
 
 import pytest
 
-import app.services.bundle as bundle
+import app.services.bundle.pipeline as bundle
 from app.services.bundle import BundleError, import_bundle
 from app.services.bundle.bulk import MIN_ROWS, collector_paused
 

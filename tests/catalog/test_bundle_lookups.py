@@ -5,7 +5,7 @@ import pytest
 
 from app.db import db, is_postgres
 from app.models import Compatibility, Domain, Site
-from app.services.bundle import load_items
+from app.services.bundle import compatibilities
 from app.services.bundle.sql import any_of, index_lookups, select_in
 from tests.bundle_data import full_bundle
 from tests.helpers import recorded_statements
@@ -86,13 +86,13 @@ def test_an_imports_stored_compatibilities_are_read_without_table_scans(load_bun
     stored = run_db(lambda: {(c.item_id, c.product_id): c.id for c in Compatibility.select()})
     items = {item_id for item_id, _ in stored}
     settings = []
-    real_select_in = load_items.select_in
+    real_select_in = compatibilities.select_in
 
     def spying(*args, **kwargs):
         settings.append(seq_scans() if is_postgres() else None)
         return real_select_in(*args, **kwargs)
 
-    monkeypatch.setattr(load_items, "select_in", spying)
-    found = run_db(lambda: db.atomic()(load_items._stored_compatibility_ids)(items | {"MLA-NO-SUCH-ITEM"}))
+    monkeypatch.setattr(compatibilities, "select_in", spying)
+    found = run_db(lambda: db.atomic()(compatibilities._stored_compatibility_ids)(items | {"MLA-NO-SUCH-ITEM"}))
     assert found == stored and stored
     assert settings == (["off"] if run_db(is_postgres) else [None])

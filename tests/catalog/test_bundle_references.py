@@ -7,7 +7,7 @@ from peewee import IntegrityError
 from app.db import db, is_postgres, write_transaction
 from app.models import Compatibility
 from app.services.bundle import bulk, import_bundle
-from app.services.bundle.load_items import COMPATIBILITY_FIELDS
+from app.services.bundle.compatibilities import COMPATIBILITY_FIELDS
 from app.services.bundle.sql import insert_rows
 from tests.bundle_data import full_bundle
 from tests.bundles import vehicle_products

@@ -69,12 +69,12 @@ def wait_until_blocked(database_url, importer, failures):
         admin.close()
 
 
-def test_import_overlapping_a_write_leaves_every_count_and_tag_right(
-        app, client, load_bundle, run_db, database_url, monkeypatch):
-    load_bundle(base_bundle())
-    assert run_db(stale_items) == {}
+def import_behind_a_write(database_url, monkeypatch, module, write, load):
+    """Runs `write`, an API write whose last step before its commit is `module.refresh_items`, in a
+    thread held open after that step; then `load`, an import, in another, and lets the write commit
+    once the import waits for it. Answers the import's failures once both have finished."""
     holding, release = threading.Event(), threading.Event()
-    refresh = writes.refresh_items
+    refresh = module.refresh_items
 
     def refresh_then_hold(item_ids):
         refresh(item_ids)
@@ -82,24 +82,19 @@ def test_import_overlapping_a_write_leaves_every_count_and_tag_right(
             holding.set()
             release.wait(WAIT_S)
 
-    monkeypatch.setattr(writes, "refresh_items", refresh_then_hold)
-    answers, failures = [], []
+    monkeypatch.setattr(module, "refresh_items", refresh_then_hold)
+    failures = []
 
-    def write():
-        body = {"products": [{"id": f"MLA9{n:04d}", "creation_source": "DEFAULT"} for n in range(1, 8)]}
-        answers.append(client.post("/items/MLA100/compatibilities", json=body, headers=bearer(TOKENS[SELLER])))
-
-    def import_rules():
-        # The category rules decide which items are incomplete, so their re-import refreshes every item.
+    def run_import():
         try:
-            load_bundle({"domain_compatibilities": base_bundle()["domain_compatibilities"]})
-        except Exception as exc:  # reported by the main thread
+            load()
+        except Exception as exc:  # reported by the caller
             failures.append(exc)
 
     writer = threading.Thread(target=write)
     writer.start()
     assert holding.wait(WAIT_S), "the write never reached its refresh"
-    importer = threading.Thread(target=import_rules)
+    importer = threading.Thread(target=run_import)
     importer.start()
     try:
         wait_until_blocked(database_url, importer, failures)
@@ -108,6 +103,22 @@ def test_import_overlapping_a_write_leaves_every_count_and_tag_right(
         writer.join(WAIT_S)
         importer.join(WAIT_S)
     assert not writer.is_alive() and not importer.is_alive()
+    return failures
+
+
+def test_import_overlapping_a_write_leaves_every_count_and_tag_right(
+        app, client, load_bundle, run_db, database_url, monkeypatch):
+    load_bundle(base_bundle())
+    assert run_db(stale_items) == {}
+    answers = []
+
+    def write():
+        body = {"products": [{"id": f"MLA9{n:04d}", "creation_source": "DEFAULT"} for n in range(1, 8)]}
+        answers.append(client.post("/items/MLA100/compatibilities", json=body, headers=bearer(TOKENS[SELLER])))
+
+    # The category rules decide which items are incomplete, so their re-import refreshes every item.
+    failures = import_behind_a_write(database_url, monkeypatch, writes, write, lambda: load_bundle(
+        {"domain_compatibilities": base_bundle()["domain_compatibilities"]}))
     assert failures == []
     assert answers[0].status_code == 200 and answers[0].get_json() == {"created_compatibilities_count": 7}
 

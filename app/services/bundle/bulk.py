@@ -1,18 +1,16 @@
 """Large loads into an indexed table: its secondary indexes (and on PostgreSQL its foreign keys)
 are dropped before the rows are written and built again after, all inside the import's transaction.
 
-COPYing 500,000 product attribute rows cost 9 s while PostgreSQL kept three B-tree indexes and
-checked a foreign key row by row (a lookup per row); built once from sorted data, with a larger
-`maintenance_work_mem` for this transaction only, the indexes cost a fraction of that, and the
-foreign key is checked again by one anti-join when it is added back. SQLite, since the attribute
-rows lead their value indexes with an integer scope: inserting 540,680 of them and committing took
-2.33-2.40 s with the indexes in place, 1.93-1.95 s with the indexes built after (it keeps its
-foreign keys, which it cannot drop); the whole import of 99,880 products went from 5.16-5.54 to
-4.17-4.23 s. Both databases' DDL is transactional: an import that fails rolls the drops back with
-its rows, so the table keeps its indexes and constraints. The cost on PostgreSQL: DROP INDEX locks
-the table (ACCESS EXCLUSIVE) until the import commits, so readers of the table wait for a large
-load instead of reading around it (SQLite's readers keep reading the last commit); hence only
-when the load at least doubles the table.
+PostgreSQL otherwise maintains each B-tree row by row and checks each foreign key by a lookup per
+row; built once from sorted data, with a larger `maintenance_work_mem` for this transaction only,
+the indexes cost a fraction of that, and the foreign key is checked again by one anti-join when it
+is added back. SQLite keeps its foreign keys (it cannot drop them), but its value indexes, which
+the attribute rows lead with an integer scope, are also cheaper built once after the load. Both
+databases' DDL is transactional: an import that fails rolls the drops back with its rows, so the
+table keeps its indexes and constraints. The cost on PostgreSQL: DROP INDEX locks the table
+(ACCESS EXCLUSIVE) until the import commits, so readers of the table wait for a large load
+instead of reading around it (SQLite's readers keep reading the last commit); hence only when the
+load at least doubles the table.
 """
 import gc
 from contextlib import contextmanager
@@ -103,9 +101,9 @@ def import_cache(records):
 def collector_paused(records):
     """Python's cyclic garbage collector off while a large bundle (MIN_ROWS records or more) is
     imported, back on after. An import allocates millions of tuples, dicts and lists that live
-    until it ends and hold no cycles, so each collection walked them for nothing: 6.3 % of the
-    importer's instructions for 22,000 products on PostgreSQL, 2.7-3.5 % for 20,000
-    compatibilities (callgrind). What little cyclic garbage an import leaves is collected after."""
+    until it ends and hold no cycles, so each collection walked them for nothing, a measurable
+    part of the importer's instructions. What little cyclic garbage an import leaves is collected
+    after."""
     if records < MIN_ROWS or not gc.isenabled():
         yield
         return
@@ -123,15 +121,14 @@ def references_locked(model, fields, rows):
     pays (at least MIN_ROWS rows) and the role may do it.
 
     Each foreign key's check is a trigger that reads and locks the referenced row (FOR KEY SHARE)
-    once per inserted row: about 1.2 s of the 3 s that COPYing 100,000 compatibilities took
-    into a table of 300,000. Here the referenced rows are locked the same way by one statement
-    per foreign key, which fails the import when any is missing (the importer validated them
-    before, but a concurrent delete may have come since), and the COPY runs with
-    `session_replication_role = replica`, which skips those triggers for this transaction until
-    it is set back right after the COPY. The constraints stay as they are for every other write,
-    and no lock is taken on the referenced tables beyond the rows themselves. Setting it needs a
-    superuser or, from PostgreSQL 15, `GRANT SET ON PARAMETER session_replication_role`; a role
-    without either keeps the row-by-row checks."""
+    once per inserted row, a large part of a COPY of many compatibilities. Here the referenced
+    rows are locked the same way by one statement per foreign key, which fails the import when
+    any is missing (the importer validated them before, but a concurrent delete may have come
+    since), and the COPY runs with `session_replication_role = replica`, which skips those
+    triggers for this transaction until it is set back right after the COPY. The constraints
+    stay as they are for every other write, and no lock is taken on the referenced tables beyond
+    the rows themselves. Setting it needs a superuser or, from PostgreSQL 15, `GRANT SET ON
+    PARAMETER session_replication_role`; a role without either keeps the row-by-row checks."""
     if not is_postgres() or len(rows) < MIN_ROWS or not db.in_transaction() or not _may_skip_row_triggers():
         yield
         return

@@ -1,4 +1,5 @@
-"""The database written back as a bundle that `import_bundle` reproduces.
+"""Each section of the database in the bundle's shape, in a stable order: what `export_bundle` writes
+and `import_bundle` reproduces.
 
 Secrets cannot be exported, since only their hashes are stored:
 - users are exported without `access_tokens`; importing the export again keeps the stored tokens
@@ -34,8 +35,7 @@ from app.models import (
     TechnicalSpec,
     User,
 )
-from app.services import history  # used as history.x: history imports this package too
-from app.services.bundle.load_items import ITEM_FIELDS, ITEM_KEYS
+from app.services.bundle.load import ITEM_FIELDS, ITEM_KEYS
 
 
 def iso(value):
@@ -48,50 +48,74 @@ def _rows(query):
     return query.dicts().iterator()
 
 
-def export_bundle():
-    """Every section of the database, in import-format.md's shape, in a stable order."""
-    return {
-        "currencies": list(_rows(Currency.select().order_by(Currency.id))),
-        "sites": list(_rows(Site.select().order_by(Site.id))),
-        "users": [{"id": u["id"], "nickname": u["nickname"], "site_id": u["site"]}
-                  for u in _rows(User.select().order_by(User.id))],
-        "applications": [{"client_id": a["client_id"], "client_secret_sha256": a["secret_hash"],
-                          "owner_id": a["owner"], "redirect_uri": a["redirect_uri"]}
-                         for a in _rows(Application.select().order_by(Application.client_id))],
-        "domains": [{"id": d["id"], "site_id": d["site"], "name": d["name"], "attributes": d["attributes"]}
-                    for d in _rows(Domain.select().order_by(Domain.id))],
-        "categories": [{"id": c["id"], "site_id": c["site"], "name": c["name"], "domain_id": c["domain"]}
-                       for c in _rows(Category.select().order_by(Category.id))],
-        "domain_compatibilities": _domain_compatibilities(),
-        "restriction_values": _restriction_values(),
-        "products": _products(),
-        "items": _items(),
-        "compatibilities": _compatibilities(),
-        "suggestions": [{"item_id": s["item"], "product_id": s["product_id"], "date_created": iso(s["date_created"])}
-                        for s in _rows(Suggestion.select().order_by(Suggestion.item, Suggestion.product_id))],
-        "exceptions": [{"item_id": e["item"], "comment": e["comment"], "date_created": iso(e["date_created"])}
-                       for e in _rows(CompatibilityException.select().order_by(CompatibilityException.item))],
-        "orders": [{"id": o["id"], "item_id": o["item"], "buyer_id": o["buyer_id"],
-                    "date_created": iso(o["date_created"]), "snapshot": o["snapshot"]}
-                   for o in _rows(Order.select().order_by(Order.id))],
-        "claims": [{"id": c["id"], "order_id": c["order"], "reason": c["reason"],
-                    "date_created": iso(c["date_created"])} for c in _rows(Claim.select().order_by(Claim.id))],
-        "chart_domains": [{"site_id": c["site"], "domain_id": c["domain"]}
-                          for c in _rows(ChartDomain.select().order_by(ChartDomain.site, ChartDomain.domain))],
-        "technical_specs": [{"domain_id": t["domain"], "section": t["section"], "when": t["when"],
-                             "input": t["input"], "output": t["output"]}
-                            for t in _rows(TechnicalSpec.select().order_by(
-                                TechnicalSpec.domain, TechnicalSpec.section, TechnicalSpec.when_key))],
-        "charts": _charts(),
-        "domain_discovery": [{"site_id": d["site"], "domain_id": d["domain"], "category_id": d["category"],
-                              "terms": d["terms"]} for d in _rows(DomainDiscoveryTerm.select().order_by(
-                                  DomainDiscoveryTerm.site, DomainDiscoveryTerm.domain,
-                                  DomainDiscoveryTerm.category.asc(nulls="FIRST")))],
-        "compatibility_history": history.export_history(),
-    }
+def currencies():
+    return list(_rows(Currency.select().order_by(Currency.id)))
 
 
-def _domain_compatibilities():
+def sites():
+    return list(_rows(Site.select().order_by(Site.id)))
+
+
+def users():
+    return [{"id": u["id"], "nickname": u["nickname"], "site_id": u["site"]}
+            for u in _rows(User.select().order_by(User.id))]
+
+
+def applications():
+    return [{"client_id": a["client_id"], "client_secret_sha256": a["secret_hash"], "owner_id": a["owner"],
+             "redirect_uri": a["redirect_uri"]}
+            for a in _rows(Application.select().order_by(Application.client_id))]
+
+
+def domains():
+    return [{"id": d["id"], "site_id": d["site"], "name": d["name"], "attributes": d["attributes"]}
+            for d in _rows(Domain.select().order_by(Domain.id))]
+
+
+def categories():
+    return [{"id": c["id"], "site_id": c["site"], "name": c["name"], "domain_id": c["domain"]}
+            for c in _rows(Category.select().order_by(Category.id))]
+
+
+def suggestions():
+    return [{"item_id": s["item"], "product_id": s["product_id"], "date_created": iso(s["date_created"])}
+            for s in _rows(Suggestion.select().order_by(Suggestion.item, Suggestion.product_id))]
+
+
+def exceptions():
+    return [{"item_id": e["item"], "comment": e["comment"], "date_created": iso(e["date_created"])}
+            for e in _rows(CompatibilityException.select().order_by(CompatibilityException.item))]
+
+
+def orders():
+    return [{"id": o["id"], "item_id": o["item"], "buyer_id": o["buyer_id"], "date_created": iso(o["date_created"]),
+             "snapshot": o["snapshot"]} for o in _rows(Order.select().order_by(Order.id))]
+
+
+def claims():
+    return [{"id": c["id"], "order_id": c["order"], "reason": c["reason"], "date_created": iso(c["date_created"])}
+            for c in _rows(Claim.select().order_by(Claim.id))]
+
+
+def chart_domains():
+    return [{"site_id": c["site"], "domain_id": c["domain"]}
+            for c in _rows(ChartDomain.select().order_by(ChartDomain.site, ChartDomain.domain))]
+
+
+def technical_specs():
+    return [{"domain_id": t["domain"], "section": t["section"], "when": t["when"], "input": t["input"],
+             "output": t["output"]}
+            for t in _rows(TechnicalSpec.select().order_by(TechnicalSpec.domain, TechnicalSpec.section,
+                                                           TechnicalSpec.when_key))]
+
+
+def domain_discovery():
+    return [{"site_id": d["site"], "domain_id": d["domain"], "category_id": d["category"], "terms": d["terms"]}
+            for d in _rows(DomainDiscoveryTerm.select().order_by(
+                DomainDiscoveryTerm.site, DomainDiscoveryTerm.domain, DomainDiscoveryTerm.category.asc(nulls="FIRST")))]
+
+
+def domain_compatibilities():
     categories = {}
     for c in _rows(CategoryRule.select().order_by(CategoryRule.rule, CategoryRule.position, CategoryRule.id)):
         categories.setdefault(c["rule"], []).append({
@@ -107,7 +131,7 @@ def _domain_compatibilities():
             for d in _rows(CompatibilityDomain.select().order_by(CompatibilityDomain.domain))]
 
 
-def _restriction_values():
+def restriction_values():
     values = {}
     for v in _rows(RestrictionValue.select().order_by(RestrictionValue.attribute, RestrictionValue.position,
                                                       RestrictionValue.id)):
@@ -122,7 +146,7 @@ def _restriction_values():
                                                                                 a["secondary_domain"]))]
 
 
-def _products():
+def products():
     attributes = {}
     query = ProductAttribute.select(ProductAttribute.product, ProductAttribute.attribute_id,
                                     ProductAttribute.value_id, ProductAttribute.value_name).order_by(
@@ -136,7 +160,7 @@ def _products():
              "attributes": attributes.get(p, [])} for p, d, s, n, parent in query.tuples().iterator()]
 
 
-def _items():
+def items():
     fields = [getattr(Item, name) for name in ITEM_FIELDS]
     out = []
     for row in Item.select(*fields).order_by(Item.id).tuples().iterator():
@@ -147,7 +171,7 @@ def _items():
     return out
 
 
-def _compatibilities():
+def compatibilities():
     out = []
     for c in _rows(Compatibility.select().order_by(
             Compatibility.item, Compatibility.product.asc(nulls="FIRST"), Compatibility.id)):
@@ -160,7 +184,7 @@ def _compatibilities():
     return out
 
 
-def _charts():
+def charts():
     rows = {}
     for r in _rows(ChartRow.select().order_by(ChartRow.chart, ChartRow.position)):
         rows.setdefault(r["chart"], []).append({"id": r["id"], "attributes": r["attributes"]})

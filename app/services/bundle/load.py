@@ -1,21 +1,36 @@
-"""Writing a validated bundle, one function per section: bulk upserts keyed by id (or by the
-record's natural key), children of replaced records deleted and rewritten in chunks."""
+"""Writing the sections whose records are upserted by key (by id, or by the record's natural key),
+children of replaced records deleted and rewritten in chunks; products and compatibilities, which
+are compared with the stored rows first, have modules of their own."""
+import json
+
 from app.models import (
     Application,
     Category,
     CategoryRule,
+    Chart,
+    ChartDomain,
+    ChartFilterValue,
+    ChartRow,
+    Claim,
     CompatibilityDomain,
+    CompatibilityException,
     CompatibilityRule,
     Currency,
     Domain,
+    DomainDiscoveryTerm,
+    Item,
+    Order,
     RestrictionAttribute,
     RestrictionValue,
     Site,
+    Suggestion,
+    TechnicalSpec,
     User,
 )
 from app.models.base import utcnow
 from app.services.auth import tokens as auth
 from app.services.bundle.lookup import chunks
+from app.services.bundle.references import chart_row_ids
 from app.services.bundle.sql import delete_in, insert_rows, select_in
 
 
@@ -24,9 +39,9 @@ def upsert(model, fields, rows, key, keep_when_missing=()):
     keeps the stored value (or gets now() when the row is new), so a re-import changes nothing.
 
     Under a one-field key, the rows whose key is not stored yet are plain INSERTs (COPY on
-    PostgreSQL), since psycopg runs an upsert of many rows as one statement per row (10,000 new
-    items took about 3 s that way). Such a key must not repeat within `rows`, or the INSERT fails:
-    the bundle's validation refuses repeats of every such section's key (refs.KEYS)."""
+    PostgreSQL), since psycopg runs an upsert of many rows as one statement per row. Such a key
+    must not repeat within `rows`, or the INSERT fails: the bundle's validation refuses repeats of
+    every section's key (Section.key)."""
     stored = None
     if len(key) == 1 and rows:
         key_at = fields.index(key[0])
@@ -158,3 +173,96 @@ def load_restriction_values(records, ctx):
                                         RestrictionValue.value_id).where(RestrictionValue.attribute.in_(chunk))
         stale += [i for i, attribute_id, value_id in query.tuples() if value_id not in kept[attribute_id]]
     delete_in(RestrictionValue, "id", stale)
+
+
+ITEM_FIELDS = ["id", "site", "title", "seller", "category", "domain", "status", "price", "currency_id",
+               "official_store_id", "warranty", "catalog_product_id", "parent_item_id", "deal_ids",
+               "automatic_relist", "catalog_listing", "health", "date_created", "last_updated", "attributes"]
+ITEM_KEYS = ["id", "site_id", "title", "seller_id", "category_id", "domain_id", "status", "price", "currency_id",
+             "official_store_id", "warranty", "catalog_product_id", "parent_item_id", "deal_ids",
+             "automatic_relist", "catalog_listing", "health", "date_created", "last_updated", "attributes"]
+
+
+def load_items(records, ctx):
+    upsert(Item, ITEM_FIELDS, [tuple(r.get(k) for k in ITEM_KEYS) for r in records], ["id"],
+           keep_when_missing=("date_created", "last_updated"))
+
+
+def load_suggestions(records, ctx):
+    upsert(Suggestion, ["item", "product_id", "date_created"],
+           [(r["item_id"], r["product_id"], r.get("date_created")) for r in records], ["item", "product_id"],
+           keep_when_missing=("date_created",))
+
+
+def load_exceptions(records, ctx):
+    upsert(CompatibilityException, ["item", "comment", "date_created"],
+           [(r["item_id"], r["comment"], r.get("date_created")) for r in records], ["item"],
+           keep_when_missing=("date_created",))
+
+
+def load_orders(records, ctx):
+    rows = [(r["id"], r["item_id"], r.get("buyer_id"), r.get("date_created"), r.get("snapshot"),
+             (r.get("snapshot") or {}).get("product_id")) for r in records]
+    upsert(Order, ["id", "item", "buyer_id", "date_created", "snapshot", "snapshot_product_id"], rows, ["id"],
+           keep_when_missing=("date_created",))
+
+
+def load_claims(records, ctx):
+    upsert(Claim, ["id", "order", "reason", "date_created"],
+           [(r["id"], r["order_id"], r["reason"], r.get("date_created")) for r in records], ["id"],
+           keep_when_missing=("date_created",))
+
+
+def load_chart_domains(records, ctx):
+    insert_rows(ChartDomain, [ChartDomain.site, ChartDomain.domain],
+                [(r["site_id"], r["domain_id"]) for r in records], ignore=True)
+
+
+def when_key(when):
+    """The canonical text of a sheet's `when` (sorted keys, compact), unique per (domain, section)."""
+    return json.dumps(when or {}, sort_keys=True, separators=(",", ":"))
+
+
+def load_technical_specs(records, ctx):
+    upsert(TechnicalSpec, ["domain", "section", "when_key", "when", "input", "output"],
+           [(r["domain_id"], r["section"], when_key(r["when"]), r["when"], r["input"], r["output"])
+            for r in records], ["domain", "section", "when_key"])
+
+
+def load_charts(records, ctx):
+    upsert(Chart, ["id", "site", "domain_id", "type", "seller_id", "main_attribute_id", "secondary_attribute_id",
+                   "measure_type", "names", "attributes", "date_created"],
+           [(r["id"], r["site_id"], r["domain_id"], r["type"], r.get("seller_id"), r["main_attribute_id"],
+             r.get("secondary_attribute_id"), r.get("measure_type"), r["names"], r["attributes"],
+             r.get("date_created")) for r in records], ["id"], keep_when_missing=("date_created",))
+    chart_ids = [r["id"] for r in records]
+    delete_in(ChartRow, "chart", chart_ids)
+    delete_in(ChartFilterValue, "chart", chart_ids)
+    rows = [(row_id, r["id"], n, row["attributes"])
+            for r in records for n, (row_id, row) in enumerate(zip(chart_row_ids(r), r["rows"], strict=True), 1)]
+    insert_rows(ChartRow, [ChartRow.id, ChartRow.chart, ChartRow.position, ChartRow.attributes], rows)
+    filters = [(r["id"], a["id"], v.get("id"), v["name"].lower() if v.get("name") is not None else None)
+               for r in records for a in r["attributes"] for v in a["values"]]
+    insert_rows(ChartFilterValue, [ChartFilterValue.chart, ChartFilterValue.attribute_id,
+                                   ChartFilterValue.value_id, ChartFilterValue.value_key], filters)
+
+
+def load_domain_discovery(records, ctx):
+    """Keyed by (site, domain, category); the category may be null, which a unique index does
+    not treat as equal, so stored rows are matched here and updated by id."""
+    stored = {}
+    for chunk in chunks({r["domain_id"] for r in records}):
+        query = DomainDiscoveryTerm.select(DomainDiscoveryTerm.id, DomainDiscoveryTerm.site,
+                                           DomainDiscoveryTerm.domain, DomainDiscoveryTerm.category).where(
+            DomainDiscoveryTerm.domain.in_(chunk)).tuples()
+        stored.update({(site, domain, category): row_id for row_id, site, domain, category in query})
+    updates, inserts = [], []
+    for r in records:
+        key = (r["site_id"], r["domain_id"], r.get("category_id"))
+        if key in stored:
+            updates.append((stored[key], *key, r["terms"]))
+        else:
+            inserts.append((*key, r["terms"]))
+    upsert(DomainDiscoveryTerm, ["id", "site", "domain", "category", "terms"], updates, ["id"])
+    insert_rows(DomainDiscoveryTerm, [DomainDiscoveryTerm.site, DomainDiscoveryTerm.domain,
+                                      DomainDiscoveryTerm.category, DomainDiscoveryTerm.terms], inserts)

@@ -1,20 +1,6 @@
 """What the references of a bundle point to: the bundle's own records first, then the
 database's, fetched in a few chunked IN queries rather than one query per reference."""
-from app.models import (
-    Application,
-    Category,
-    ChartRow,
-    CompatibilityRule,
-    Currency,
-    Domain,
-    Item,
-    Order,
-    Product,
-    RestrictionAttribute,
-    RestrictionValue,
-    Site,
-    User,
-)
+from app.models import ChartRow, CompatibilityRule, RestrictionAttribute, RestrictionValue
 from app.services.bundle.sql import select_in
 
 CHUNK = 900  # below SQLite's limit of bound variables per statement
@@ -58,8 +44,8 @@ class Table:
         keys = [key_field.db_value(key) for key in wanted]
         rows, columns = self.rows, self.columns
         for row in select_in(self.model, [key_field.name, *names], key_field.name, keys):
-            # The row holds exactly these columns (the SELECT names them): zip unchecked, on a slice,
-            # took a third less than the checked zip of an unpacked row (90,800 products: 0.06 s).
+            # The row holds exactly these columns (the SELECT names them): an unchecked zip over a
+            # slice, cheaper than a checked zip of the unpacked row.
             rows[row[0]] = dict(zip(columns, row[1:], strict=False), in_db=True)
 
     def get(self, key):
@@ -67,20 +53,6 @@ class Table:
 
     def __contains__(self, key):
         return key in self.rows
-
-
-def make_tables():
-    return {
-        "currency": Table(Currency, "id", []),
-        "site": Table(Site, "id", []),
-        "user": Table(User, "id", []),
-        "application": Table(Application, "client_id", []),
-        "domain": Table(Domain, "id", ["site_id"]),
-        "category": Table(Category, "id", ["site_id", "domain_id"]),
-        "product": Table(Product, "id", ["site_id", "domain_id", "parent_id"]),
-        "item": Table(Item, "id", ["site_id", "domain_id", "category_id"]),
-        "order": Table(Order, "id", ["item_id"]),
-    }
 
 
 def fetch_restriction_values(pairs):

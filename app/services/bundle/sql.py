@@ -1,7 +1,7 @@
 """Bulk INSERT … ON CONFLICT written as one prepared statement run over many rows.
 
-Peewee builds each multi-row INSERT as a tree of nodes, which costs more than the database's
-own work for half a million rows; here the statement is built once and the driver runs it
+Peewee builds each multi-row INSERT as a tree of nodes, which for a large load costs more than
+the database's own work; here the statement is built once and the driver runs it
 (executemany: sqlite3's, and psycopg 3's, which pipelines the rows). The upsert syntax is the same
 on SQLite (3.24+) and PostgreSQL.
 """
@@ -78,8 +78,8 @@ def _converter(field, postgres):
 
 def _row_converter(width, converters):
     """One function that converts a row's converted columns and passes the others: a lambda
-    written out for these positions (integers only), which cost half of transposing the rows to
-    convert column by column and back."""
+    written out for these positions (integers only), cheaper than transposing the rows to convert
+    column by column and back."""
     names = {n: f"convert{n}" for n, _ in converters}
     body = ", ".join(f"{names[n]}(row[{n}])" if n in names else f"row[{n}]" for n in range(width))
     namespace = {names[n]: _memo(convert) if convert is _datetime_text else convert for n, convert in converters}
@@ -104,11 +104,10 @@ def _copy_rows(model, fields, rows):
     """PostgreSQL's COPY: several times faster than INSERT for plain bulk inserts.
 
     Row by row through psycopg 3's write_row, whose C dumpers write COPY's text format (escapes and
-    NULLs included): on a million rows of texts, integers, booleans, JSON and timestamps it took
-    3.3–3.7 s against 5.1–5.4 s for the same text built in Python and written in one call."""
+    NULLs included), faster than the same text built in Python and written in one call."""
     # JSON through peewee's adapter (psycopg 3's Jsonb). A timestamp as the text COPY reads, written
     # once per distinct value: an import's rows share its now(), and psycopg formatting each one
-    # (datetime.isoformat, 7,200 instructions) was a tenth of the importer's work (callgrind).
+    # (datetime.isoformat) was a large part of the importer's work.
     converters = [(n, field.db_value if isinstance(field, JSONField) else _datetime_text)
                   for n, field in enumerate(fields) if isinstance(field, (JSONField, DateTimeField))]
     if converters:
@@ -130,8 +129,8 @@ def select_in(model, columns, key, values, order_by=()):
     table, key_column = _quote(model._meta.table_name), _quote(model._meta.fields[key].column_name)
     order = (" ORDER BY " + ", ".join(_quote(model._meta.fields[c].column_name) for c in order_by)) if order_by else ""
     values = list(values)
-    # PostgreSQL: one array parameter per chunk of 10,000; planning a 900-value IN list was a
-    # large part of reading the stored rows of a big import.
+    # PostgreSQL: one array parameter per chunk of ANY_CHUNK; planning long IN lists was a large
+    # part of reading the stored rows of a big import.
     postgres = is_postgres()
     if postgres:
         values = [v for v in values if v is not None]  # matches nothing, and an array needs a type
@@ -150,10 +149,10 @@ def index_lookups():
     """PostgreSQL: the block's statements find their rows by index, never by reading the whole
     table (`enable_seqscan` off in the transaction, put back after the block).
 
-    For the lookups of an import's keys whose rows the planner cannot count: it takes each of a
-    chunk's 500 items to hold the table's average of 200 compatibilities, so 1/8 of an 800,000-row
-    table, and scanned all of it (140-195 ms) where the index found the items new in 1 ms, or
-    read their 100,000 rows in 49 ms against 126 ms for the scan (EXPLAIN ANALYZE)."""
+    For the lookups of an import's keys whose rows the planner cannot count: it takes each item of
+    a chunk to hold the table's average number of compatibilities, so a large share of the table,
+    and scans all of it where the index finds the new items at once, or reads the others' rows in
+    a fraction of the scan's time."""
     if not is_postgres() or not db.in_transaction():
         yield
         return
@@ -167,8 +166,8 @@ def index_lookups():
 def any_of(column, values):
     """PostgreSQL: `column = ANY(...)` of `values`, and its parameters. Texts go as one string split
     by the server: psycopg 3 dumps a list into an array element by element in Python, which cost
-    twice the lookups themselves (100,000 product ids: 0.31-0.36 s as an array, 0.15-0.16 s as
-    one string). A list holding a comma, an empty text or a non-text value is sent as an array."""
+    more than the lookups themselves. A list holding a comma, an empty text or a non-text value
+    is sent as an array."""
     if all(type(v) is str for v in values) and "" not in values:
         joined = ",".join(values)
         if joined.count(",") == len(values) - 1:

@@ -1,9 +1,26 @@
-"""Structural validation of a bundle: every section through its marshmallow schema, every
-problem reported as a JSON path (`products[12].domain_id: ...`)."""
+"""Reading and structural validation of a bundle: the document parsed, every section through its
+marshmallow schema, every problem reported as a JSON path (`products[12].domain_id: ...`)."""
 import marshmallow as ma
 
-from app.json_input import printable, unstorable_values
-from schemas.bundle import SECTIONS
+from app.json_input import JsonInputError, loads, printable, unstorable_values
+from app.services.bundle.sections import BY_NAME
+
+
+class BundleError(Exception):
+    """A bundle that cannot be imported; `problems` lists every one as `json.path: message`."""
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        super().__init__(f"{len(self.problems)} problem(s) in the bundle:\n" + "\n".join(self.problems))
+
+
+def read_bundle(data, max_depth):
+    """The bundle in `data`, a file's bytes; BundleError with the problem at `$` when they are not
+    a JSON document nested at most `max_depth` deep (app/json_input.py says what else is refused)."""
+    try:
+        return loads(data, max_depth)
+    except JsonInputError as exc:
+        raise BundleError(f"{format_path(path) or '$'}: {message}" for path, message in exc.problems) from None
 
 
 def format_path(parts):
@@ -48,15 +65,15 @@ def validate_structure(bundle):
     if not isinstance(bundle, dict):
         return {}, ["$: a bundle is a JSON object whose keys are section names"], failed
     for name, records in bundle.items():
-        if name not in SECTIONS:
-            problems.append(f"{printable(name)}: unknown section (known: {', '.join(SECTIONS)})")
+        if name not in BY_NAME:
+            problems.append(f"{printable(name)}: unknown section (known: {', '.join(BY_NAME)})")
             continue
         if records is None:
             continue
         if not isinstance(records, list):
             problems.append(f"{name}: must be a list of records")
             continue
-        schema = SECTIONS[name]()
+        schema = BY_NAME[name].schema()
         fast_load = getattr(schema, "fast_load", None)
         loaded = []
         for index, record in enumerate(records):
@@ -79,10 +96,6 @@ def validate_structure(bundle):
                 loaded.append(None)
                 if isinstance(record, dict):
                     failed.setdefault(name, []).append(record)
-                continue
-            if name == "orders" and loaded[-1].get("snapshot") is not None:
-                # The snapshot is stored as given: its dates stay ISO strings.
-                loaded[-1]["snapshot"] = record["snapshot"]
         sections[name] = loaded
     return sections, problems, failed
 

@@ -68,8 +68,8 @@ def reject_repeats(rows, key, field_name, what):
 class FlatRecords(fields.Field):
     """A list of flat records of optional-or-required strings, checked in plain Python.
 
-    Nested schemas cost tens of microseconds per record: too slow for the 500,000 product
-    attributes of a large catalog. Messages have marshmallow's shape ({index: {field: [...]}}).
+    Nested schemas cost too much per record for the product attributes of a large catalog.
+    Messages have marshmallow's shape ({index: {field: [...]}}).
     """
 
     def __init__(self, spec, unique=None, what="value", **kwargs):
@@ -111,5 +111,14 @@ class FlatRecords(fields.Field):
 
 
 class Record(ma.Schema):
+    """A bundle record: unknown fields are refused. `UNIQUE` names its list fields whose elements
+    may not repeat a key: {field: (key, what a repeat is called in the problem)}."""
+    UNIQUE = {}
+
     class Meta:
         unknown = ma.RAISE
+
+    @ma.validates_schema
+    def _unique_keys(self, data, **kwargs):
+        for field_name, (key, what) in self.UNIQUE.items():
+            reject_repeats(data.get(field_name), key, field_name, what)

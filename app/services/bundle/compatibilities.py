@@ -1,0 +1,80 @@
+"""Writing a bundle's compatibilities: upserted by id, an (item, product) pair already stored keeps
+its id, new rows get time-ordered ids, and each change is recorded in the items' history."""
+import os
+import time
+
+from app.models import Compatibility
+from app.models.base import utcnow
+from app.services import history
+from app.services.bundle.bulk import references_locked
+from app.services.bundle.load import upsert
+from app.services.bundle.sql import delete_in, index_lookups, insert_rows, select_in
+from schemas.vocabulary import PENDING
+
+COMPATIBILITY_FIELDS = ["id", "item", "product", "universal", "domain_id", "source", "creation_source", "note",
+                        "note_status", "restrictions", "date_created"]
+
+
+_VARIANT = {digit: "89ab"[int(digit, 16) & 3] for digit in "0123456789abcdef"}
+
+
+def time_ordered_uuids(count):
+    """`count` UUIDs of version 7 (RFC 9562): the current Unix time in milliseconds, then 74
+    random bits, from one urandom read (a uuid4() per row costs more than the row's insert).
+
+    The time first makes an import's new ids greater than those of the imports before it, so
+    they are appended at the right edge of the primary key's B-tree instead of landing on
+    nearly every leaf of a large index of random keys: each chunk then dirties (and writes to the
+    WAL, and checkpoints) a fraction of the index's pages. Sorted, they are also in key order
+    within the import."""
+    stamp = f"{time.time_ns() // 1_000_000:012x}"
+    head = f"{stamp[:8]}-{stamp[8:]}-7"
+    digits = os.urandom(10 * count).hex()
+    return [f"{head}{h[:3]}-{_VARIANT[h[3]]}{h[4:7]}-{h[7:19]}"
+            for h in (digits[start:start + 20] for start in range(0, 20 * count, 20))]
+
+
+def _stored_compatibility_ids(item_ids):
+    """{(item_id, product_id or None): id} of the compatibilities these items already have."""
+    with index_lookups():
+        rows = select_in(Compatibility, ["id", "item", "product"], "item", item_ids)
+        return {(item_id, product_id): row_id for row_id, item_id, product_id in rows}
+
+
+def load_compatibilities(records, ctx):
+    """Upsert by id; without an id, the item's stored compatibility with that product keeps its
+    id (or a new time-ordered UUID is made). A stored row of the same (item, product) under another id is
+    replaced by the bundle's."""
+    stored = _stored_compatibility_ids({r["item_id"] for r in records})
+    explicit = {r["id"] for r in records if r.get("id")}
+    rows, fresh, replaced = [], set(), []
+    # Sorted: given in record order, the new rows reach both the id index and the (item, product)
+    # one in key order instead of at random places in a large tree.
+    new_ids = iter(sorted(time_ordered_uuids(sum(1 for r in records if not r.get("id")))))
+    products = ctx.tables["product"].rows
+    for r in records:
+        product_id = None if r.get("universal") else r["product_id"]
+        old = stored.get((r["item_id"], product_id))
+        row_id = r.get("id") or (old if old not in explicit else None)  # an explicit id moves elsewhere
+        if row_id is None:
+            row_id = next(new_ids)
+            fresh.add(row_id)
+        if old is not None and old != row_id:
+            replaced.append(old)
+        product = products.get(product_id) if product_id else None
+        note_status = r.get("note_status") or (PENDING if r.get("note") else None)
+        rows.append((row_id, r["item_id"], product_id, product_id is None, product and product["domain_id"],
+                     r["source"], r["creation_source"], r.get("note"), note_status, r.get("restrictions") or None,
+                     r.get("date_created")))
+    # A bundle carrying compatibility_history is a backup being restored: that section already
+    # tells these rows' story, so the import does not add IMPORT records of its own.
+    history.record_import(rows, replaced, record=not ctx.sections.get("compatibility_history"), new_ids=fresh)
+    delete_in(Compatibility, "id", replaced)
+    # A new id cannot be stored yet and the replaced rows are gone, so those rows are plain
+    # INSERTs (COPY on PostgreSQL) rather than upserts.
+    now = utcnow()
+    new_rows = [row if row[-1] is not None else (*row[:-1], now) for row in rows if row[0] in fresh]
+    with references_locked(Compatibility, COMPATIBILITY_FIELDS, new_rows):
+        insert_rows(Compatibility, COMPATIBILITY_FIELDS, new_rows)
+    upsert(Compatibility, COMPATIBILITY_FIELDS, [row for row in rows if row[0] not in fresh], ["id"],
+           keep_when_missing=("date_created",))
