@@ -12,6 +12,7 @@ from app.flask_app import ServiceFlask
 from app.http import compression, cors, hooks
 from app.http.ratelimit import limiter
 from app.http.smorest import Api
+from app.services.bulk import JobQueue, limits_for
 
 API_DESCRIPTION = """Vehicle-part compatibilities (fitment), fashion size charts, and the conventions
 shared by every endpoint: JSON bodies, JSONP with `callback`, the error object
@@ -41,7 +42,9 @@ def create_app(config=None):
     app.json.ensure_ascii = False
     _configure_logging(app)
 
-    install(make_database(app.config["DATABASE_URL"] or default_sqlite_url(app.instance_path), app.config))
+    database_url = app.config["DATABASE_URL"] or default_sqlite_url(app.instance_path)
+    install(make_database(database_url, app.config))
+    app.extensions["bulk_queue"] = JobQueue.from_settings(app.config, database_url, limits_for(app.config))
 
     api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
     # First of the after_request functions, so it runs last: it compresses the final body.

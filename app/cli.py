@@ -1,5 +1,6 @@
-"""Operator commands: db, catalog, demo, tokens, notes, history."""
+"""Operator commands: db, catalog, demo, tokens, notes, history, worker."""
 import json
+import logging
 
 import click
 from flask import current_app
@@ -189,6 +190,36 @@ def history_purge(days):
     click.echo(f"purged {purged} change record(s) older than {days} days")
 
 
+@click.command("worker")
+@click.option("--threads", type=int, default=1, show_default=True,
+              help="Jobs this process works on at once (each a thread with its own connection)")
+@with_appcontext
+def worker(threads):
+    """Run one background worker in the foreground until stopped (Ctrl-C, or SIGTERM: it finishes
+    the item it holds first): it applies bulk compatibility jobs (J1) and, once a minute, puts back
+    on the queue the jobs whose consumer died or whose enqueue was lost.
+
+    To run several, start the command several times, on this host or on others: every worker
+    shares the work of the queue that QUEUE_URL names (by default beside DATABASE_URL: a SQLite
+    file next to the embedded database, which only this host's workers can reach, or tables in the
+    PostgreSQL every host reaches; or a Redis, QUEUE_URL=redis://host:6379/0). Two workers share
+    even one job, item by item. A worker killed at any point (kill -9 included) loses nothing:
+    the item it was applying was not committed, and another worker takes it.
+    """
+    if threads < 1:
+        raise click.ClickException("--threads must be 1 or more")
+    huey_log = logging.getLogger("huey")
+    if not huey_log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        huey_log.addHandler(handler)
+        huey_log.setLevel(logging.WARNING)
+        logging.getLogger("huey.consumer").setLevel(logging.INFO)
+    queue = current_app.extensions["bulk_queue"]
+    queue.sweep()  # work a dead worker left, at once rather than at the first minute's sweep
+    queue.consumer(threads).run()
+
+
 def init_app(app):
-    for group in (db_cli, tokens_cli, catalog_cli, notes_cli, history_cli, demo):
+    for group in (db_cli, tokens_cli, catalog_cli, notes_cli, history_cli, demo, worker):
         app.cli.add_command(group)

@@ -50,6 +50,23 @@ DEFAULTS = {
     # Proxies in front of gunicorn that append to X-Forwarded-For (1 behind app/deploy/nginx.conf). The
     # client's address is that many entries from the end; 0 takes the socket's peer and ignores the header.
     "FORWARDED_PROXIES": 0,
+    # Bulk compatibility jobs (extensions.md, J). Only J1 reads bodies above MAX_CONTENT_LENGTH.
+    "BULK_MAX_ROWS": 100000,  # lines of one job's body
+    "BULK_MAX_BYTES": 50 * 1024 * 1024,
+    "BULK_MAX_JOBS_IN_FLIGHT": 3,  # QUEUED or RUNNING per seller; past it J1 answers 429
+    "BULK_RETENTION_DAYS": 30,  # finished jobs and their results; the sweep deletes older ones
+    # A QUEUED or RUNNING job that made no progress for this long is put on the queue again by the
+    # sweep (its enqueue was lost, or its consumer died); each worker sweeps at start and every
+    # BULK_SWEEP_INTERVAL_S.
+    "BULK_STALE_AFTER_S": 120,
+    "BULK_SWEEP_INTERVAL_S": 60,
+    "BULK_MAX_ATTEMPTS": 5,  # times a job is found stale before it is FAILED
+    "BULK_SLICE_S": 2,  # a task works on one job this long, then leaves the rest to its successor
+    # The task queue's storage: empty puts it beside the database (a SQLite file next to the
+    # embedded one, or tables in DATABASE_URL's PostgreSQL); or sqlite:///path, postgresql://...,
+    # redis://host:6379/0. QUEUE_NAME keeps deployments sharing one storage apart.
+    "QUEUE_URL": "",
+    "QUEUE_NAME": "marketplace",
 }
 
 

@@ -9,7 +9,7 @@ from schemas.common import PagingQuerySchema, StrictSchema, page_envelope
 from schemas.vocabulary import COMPATIBILITY_SOURCES
 
 ACTIONS = ("CREATE", "UPDATE", "DELETE")
-ACTOR_KINDS = ("API", "IMPORT", "OPERATOR")
+ACTOR_KINDS = ("API", "IMPORT", "OPERATOR", "BULK")
 
 
 def change_date(value):
@@ -91,7 +91,8 @@ class ActorSchema(StrictSchema):
     client_id = fields.String(allow_none=True, validate=validate.Length(max=64),
                               metadata={"description": "The application, when the token was issued to one"})
     kind = fields.String(required=True, validate=one_of(ACTOR_KINDS),
-                         metadata={"description": "API, IMPORT (catalog import) or OPERATOR (operator command)"})
+                         metadata={"description": "API, IMPORT (catalog import), OPERATOR (operator command) "
+                                                   "or BULK (a bulk job's row)"})
 
     @post_dump
     def _drop_absent(self, data, **kwargs):
@@ -115,10 +116,13 @@ class ChangeSchema(StrictSchema):
     actor = FastNested(ActorSchema, flat_actor, required=True)
     request_id = fields.String(allow_none=True, validate=validate.Length(max=128),
                                metadata={"description": "X-Request-Id of the request that made it"})
+    job_id = fields.String(allow_none=True, validate=validate.Length(max=36),
+                           metadata={"description": "The bulk job whose row made it (actor BULK)"})
 
     @post_dump
     def _drop_absent(self, data, **kwargs):
-        return _without_absent(data, ("product_id", "universal", "creation_source", "changes", "request_id"))
+        return _without_absent(data, ("product_id", "universal", "creation_source", "changes", "request_id",
+                                      "job_id"))
 
 
 HistoryPageSchema = page_envelope("HistoryPageSchema", "results", fields.Nested(ChangeSchema), "Newest first")
@@ -141,6 +145,8 @@ def dump_change(record):
     out["actor"] = flat_actor(record.actor)
     if record.request_id is not None:
         out["request_id"] = record.request_id
+    if record.job_id is not None:
+        out["job_id"] = record.job_id
     return out
 
 

@@ -65,6 +65,13 @@ def read_json(data):
                        [{"code": "invalid_json", "message": message, "field": "json"}]) from None
 
 
+def streams_its_body(request):
+    """Whether the view reads the body itself, as a stream (J1: up to BULK_MAX_BYTES, never whole into
+    memory); the hooks that read bodies leave it unread."""
+    view = current_app.view_functions.get(request.endpoint)
+    return request.method in getattr(getattr(view, "view_class", None), "STREAMED_BODY", ())
+
+
 def has_body(environ):
     """Whether the request carries a body, told from its headers without touching the input: a
     request with neither a Content-Length above 0 nor a chunked Transfer-Encoding has none (RFC 9112,
@@ -80,7 +87,7 @@ def enforce_size_limit():
     werkzeug checks Content-Length up front, but a chunked body it cuts at the limit and hands on the
     first part as if it were the whole body, which then fails as "Invalid JSON body"."""
     request = current_request()
-    if not has_body(request.environ):
+    if not has_body(request.environ) or streams_its_body(request):
         return
     limit = request.max_content_length
     if limit is None or request.content_length is not None:

@@ -19,7 +19,7 @@ def reject_nul_characters():
     what PostgreSQL would refuse). Lone surrogates too: neither driver can encode them."""
     request = current_request()
     found = "\x00" in request.path or b"%00" in request.query_string
-    if not found and not bodies.has_body(request.environ):
+    if not found and (not bodies.has_body(request.environ) or bodies.streams_its_body(request)):
         return
     # Any body may be read as JSON whatever its Content-Type (app/http/bodies.py), so look at all;
     # read before `request.form`, which would otherwise consume it.

@@ -1,5 +1,6 @@
 """All models, in the order their tables must be created."""
 from app.models.auth import AccessToken, Application, AuthorizationCode, RefreshToken, User
+from app.models.bulk import BulkItem, BulkJob, BulkRow
 from app.models.catalog import (
                                 AttributeScope,
                                 CatalogVersion,
@@ -28,7 +29,7 @@ ALL_MODELS = [
     RestrictionAttribute, RestrictionValue, Product, AttributeScope, ProductAttribute, DomainDiscoveryTerm,
     Item, Suggestion, CompatibilityException, Compatibility, Order, Claim,
     ChartDomain, TechnicalSpec, Chart, ChartRow, ChartFilterValue, CatalogVersion, CompatibilityChange,
-    FinderDomain, FinderFacet, FinderPairFacet,
+    FinderDomain, FinderFacet, FinderPairFacet, BulkJob, BulkRow, BulkItem,
 ]
 
 __all__ = [m.__name__ for m in ALL_MODELS] + ["ALL_MODELS"]

@@ -25,10 +25,11 @@ class CompatibilityChange(BaseModel):
     note_status_to = CharField(max_length=10, null=True)
     restrictions_from = JSONField(null=True)
     restrictions_to = JSONField(null=True)
-    actor_kind = CharField(max_length=10)  # API | IMPORT | OPERATOR
+    actor_kind = CharField(max_length=10)  # API | IMPORT | OPERATOR | BULK
     actor_user_id = BigIntegerField(null=True)
     actor_client_id = CharField(max_length=64, null=True)
     request_id = CharField(max_length=128, null=True)
+    job_id = CharField(max_length=36, null=True)  # the bulk job that made it (actor BULK)
     date_created = DateTimeField(default=utcnow)
 
     class Meta:

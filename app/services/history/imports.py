@@ -81,7 +81,7 @@ def load_history(records, ctx):
                      bool(r.get("universal")), r.get("source"), r.get("creation_source"),
                      *_from_to(changes, "note"), *_from_to(changes, "note_status"),
                      *_from_to(changes, "restrictions"), actor["kind"], actor.get("user_id"),
-                     actor.get("client_id"), r.get("request_id"), r["date_created"]))
+                     actor.get("client_id"), r.get("request_id"), r["date_created"], r.get("job_id")))
     fields = ["id", *FIELDS]
     insert_rows(CompatibilityChange, fields, rows, [CompatibilityChange.id],
                 [getattr(CompatibilityChange, f) for f in FIELDS])

@@ -39,6 +39,7 @@ class ChangeRecord:
     changes: Changes | None
     actor: Actor
     request_id: str | None
+    job_id: str | None = None
 
 
 class HistoryPage(Page):
@@ -53,14 +54,14 @@ C = CompatibilityChange
 # Read as plain rows (see list_history), never as models: building model instances was a large share of a page.
 COLUMNS = (C.id, C.item_id, C.date_created, C.action, C.compatibility_id, C.product_id, C.universal, C.source,
            C.creation_source, C.note_from, C.note_to, C.note_status_from, C.note_status_to, C.restrictions_from,
-           C.restrictions_to, C.actor_kind, C.actor_user_id, C.actor_client_id, C.request_id)
+           C.restrictions_to, C.actor_kind, C.actor_user_id, C.actor_client_id, C.request_id, C.job_id)
 NO_CHANGES = Changes()
 
 
 def to_record(row):
     """A ChangeRecord of a tuple of COLUMNS."""
     (id_, item_id, date, action, compatibility_id, product_id, universal, source, creation_source, note_from,
-     note_to, status_from, status_to, restrictions_from, restrictions_to, kind, user_id, client_id, rid) = row
+     note_to, status_from, status_to, restrictions_from, restrictions_to, kind, user_id, client_id, rid, job_id) = row
     if isinstance(date, str):  # the driver's own values (SQLite: text, JSON as text)
         date = datetime.datetime.fromisoformat(date)
     if isinstance(restrictions_from, str):
@@ -71,7 +72,7 @@ def to_record(row):
                       _from_to(restrictions_from, restrictions_to))
     return ChangeRecord(id_, item_id, date, action, compatibility_id, product_id, bool(universal), source,
                         creation_source, None if changes == NO_CHANGES else changes,
-                        Actor(kind, user_id, client_id), rid)
+                        Actor(kind, user_id, client_id), rid, job_id)
 
 
 def list_history(item_id, limit, offset, since=None):

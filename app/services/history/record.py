@@ -18,7 +18,7 @@ from app.services.history.state import touch
 CREATE, UPDATE, DELETE = "CREATE", "UPDATE", "DELETE"
 FIELDS = ["item_id", "compatibility_id", "action", "product_id", "universal", "source", "creation_source",
           "note_from", "note_to", "note_status_from", "note_status_to", "restrictions_from", "restrictions_to",
-          "actor_kind", "actor_user_id", "actor_client_id", "request_id", "date_created"]
+          "actor_kind", "actor_user_id", "actor_client_id", "request_id", "date_created", "job_id"]
 # What a record keeps of a compatibility row, in this order.
 STATE = (Compatibility.id, Compatibility.product, Compatibility.universal, Compatibility.source,
          Compatibility.creation_source, Compatibility.note, Compatibility.note_status, Compatibility.restrictions)
@@ -28,11 +28,15 @@ CHUNK = 500
 def who(scope, now=None):
     """The trailing fields of every record the scope writes."""
     actor = scope.actor
-    return actor.kind, actor.user_id, actor.client_id, scope.request_id, now or utcnow()
+    return actor.kind, actor.user_id, actor.client_id, scope.request_id, now or utcnow(), scope.job_id
 
 
 def write_records(rows):
     insert_rows(CompatibilityChange, FIELDS, rows)
+
+
+def _count(scope, action, n):
+    scope.counts[action] = scope.counts.get(action, 0) + n
 
 
 def record_created(item_id, rows):
@@ -41,6 +45,7 @@ def record_created(item_id, rows):
     if not rows:
         return
     scope = current_scope()
+    _count(scope, CREATE, len(rows))
     if scope.record:
         tail = who(scope)
         write_records([(item_id, r["id"], CREATE, r["product"], bool(r["universal"]), r["source"],
@@ -56,8 +61,9 @@ def record_deleted(item_id, compatibility_ids):
     if not ids:
         return
     scope = current_scope()
+    _count(scope, DELETE, len(ids))
     if scope.record:
-        kind, user_id, client_id, request_id, now = who(scope)
+        kind, user_id, client_id, request_id, now, job_id = who(scope)
         # SQLite takes the same text peewee writes for a datetime (its driver adapter is deprecated).
         when = now if is_postgres() else now.isoformat(sep=" ")
         columns = [getattr(CompatibilityChange, name) for name in FIELDS]
@@ -66,7 +72,7 @@ def record_deleted(item_id, compatibility_ids):
                 Compatibility.item, Compatibility.id, Value(DELETE), Compatibility.product, Compatibility.universal,
                 Compatibility.source, Compatibility.creation_source, Compatibility.note, Value(None),
                 Compatibility.note_status, Value(None), Compatibility.restrictions, Value(None), Value(kind),
-                Value(user_id), Value(client_id), Value(request_id), Value(when))
+                Value(user_id), Value(client_id), Value(request_id), Value(when), Value(job_id))
                 .where(Compatibility.item == item_id, Compatibility.id.in_(ids[start:start + CHUNK]))
                 .order_by(Compatibility.id))
             CompatibilityChange.insert_from(select, columns).execute()
@@ -104,6 +110,7 @@ def record_updated(item_id, before):
     if not changed:
         return
     scope = current_scope()
+    _count(scope, UPDATE, len(changed))
     if scope.record:
         tail = who(scope)
         write_records([(item_id, old[0], UPDATE, new[1], bool(new[2]), new[3], new[4], old[5], new[5],

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-API, IMPORT, OPERATOR = "API", "IMPORT", "OPERATOR"
+API, IMPORT, OPERATOR, BULK = "API", "IMPORT", "OPERATOR", "BULK"
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,10 @@ class ChangeScope:
     record: bool = True
     # item id -> its compatibility state token once the write is done (for the answer's ETag).
     states: dict = field(default_factory=dict)
+    # The bulk job whose row makes the change (actor BULK).
+    job_id: str | None = None
+    # Records written (or that would be, without `record`) by action: what a bulk row reports.
+    counts: dict = field(default_factory=dict)
 
 
 _current = ContextVar("compatibility_change_scope", default=None)

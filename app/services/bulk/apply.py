@@ -1,0 +1,143 @@
+"""Applying one item's rows through the same service functions as the synchronous endpoints: ADD is
+endpoint 8 without its 200-product limit, REPLACE and DELETE are endpoint 10's sections. All the
+rows of the item apply, or none; each row's result says what it changed or the error object that
+endpoint answers for the same problem."""
+import copy
+from dataclasses import dataclass
+
+from app.db import db
+from app.errors import ApiError
+from app.models import Compatibility
+from app.services import compat, history
+from app.services.auth import require_item_seller
+from app.services.catalog.text_normalize import value_key
+from app.services.compat.context import ItemContext, loadable_domain_ids, lock_item
+from app.services.compat.plans import family_products, resolve_products
+from schemas.bulk import ADD, DELETE
+from schemas.vocabulary import DEFAULT, SELLER
+
+POSITION = "POSITION"
+
+
+@dataclass
+class RowResult:
+    row: int
+    status: str
+    created: int = 0
+    updated: int = 0
+    deleted: int = 0
+    error: dict | None = None
+
+
+def error_object(exc):
+    """What the HTTP layer answers for `exc` (app/http/errors.py, error_response)."""
+    return {"message": exc.message, "error": exc.error, "status": exc.status, "cause": list(exc.cause),
+            **exc.extra}
+
+
+def limits_for(config):
+    """Endpoint 8's limits, the per-request ones lifted to the per-item limit."""
+    per_item = config["COMPAT_MAX_PER_ITEM"]
+    return compat.Limits(max_products=per_item, max_families=per_item, max_per_item=per_item)
+
+
+def apply_item(job, item_id, rows, limits):
+    """[RowResult] of the item's rows (BulkRow, in row order), their changes made in the caller's
+    transaction, or none of them (a savepoint rolled back) when one fails."""
+    scope = history.ChangeScope(history.Actor(history.BULK, job.seller_id, job.client_id), job.request_id,
+                                job_id=job.id)
+    results = []
+    with history.change_scope(scope):
+        try:
+            with db.atomic():
+                require_item_seller(item_id, job.seller_id)
+                for row in rows:
+                    before = dict(scope.counts)
+                    _apply_row(item_id, row.body, job.seller_id, limits)
+                    results.append(RowResult(row.row, "OK", *(scope.counts.get(action, 0) - before.get(action, 0)
+                                                              for action in ("CREATE", "UPDATE", "DELETE"))))
+        except ApiError as exc:
+            failed = rows[len(results)].row
+            other = {"message": f"Not applied: row {failed} of item {item_id} failed, and the rows of one item "
+                                "apply together or not at all", "error": "item_not_applied", "status": 424,
+                     "cause": []}
+            return [RowResult(row.row, "ERROR", error=error_object(exc) if row.row == failed else other)
+                    for row in rows]
+    return results
+
+
+def _apply_row(item_id, row, seller_id, limits):
+    row = copy.deepcopy(row)
+    if any("domain_id" not in f for f in row.get("products_families", ())) \
+            or any("position" in p for p in row.get("products", ())):
+        _resolve_csv(item_id, row)
+    if row["action"] == ADD:
+        compat.add_compatibilities(item_id, _create_section(row), seller_id, limits)
+    elif row["action"] == DELETE:
+        section = {k: row[k] for k in ("products", "products_families", "universal") if k in row}
+        compat.change_compatibilities(item_id, {"delete": section}, seller_id, limits)
+    else:
+        compat.change_compatibilities(item_id, _replacement(item_id, row, limits), seller_id, limits)
+
+
+def _create_section(row):
+    """Endpoint 8's body: the row's note, restrictions and creation_source are the defaults of its
+    elements (a row without creation_source creates with DEFAULT)."""
+    defaults = {"creation_source": row.get("creation_source", DEFAULT)}
+    defaults.update({k: row[k] for k in ("note", "restrictions") if k in row})
+    body = {}
+    for section in ("products", "products_families"):
+        if row.get(section):
+            body[section] = [{**defaults, **element} for element in row[section]]
+    if row.get("universal"):
+        body["universal"] = True
+    return body
+
+
+def _replacement(item_id, row, limits):
+    """Endpoint 10's body that makes the item's compatibilities exactly the row's: delete what the
+    row leaves out (the seller's own; the catalog's stay, rule A.7), create what it adds (kept
+    products are skipped, so they keep their ids and get no record), update the kept ones whose
+    element gives a note or restrictions."""
+    ctx = ItemContext(lock_item(item_id))
+    create = _create_section(row)
+    wanted = set()
+    if create.get("products"):
+        wanted.update(resolve_products(ctx, [p["id"] for p in create["products"]], "create.products"))
+    for i, family in enumerate(create.get("products_families", ())):
+        wanted.update(family_products(ctx, family, f"create.products_families.{i}", limits))
+    stored = list(Compatibility.select(Compatibility.product, Compatibility.universal)
+                  .where(Compatibility.item == item_id, Compatibility.source == SELLER).tuples())
+    body = {"delete": {"products": [{"id": pid} for pid, universal in stored if not universal and pid not in wanted],
+                       "universal": any(universal for _, universal in stored) and not row.get("universal")}}
+    kept = {pid for pid, universal in stored if not universal and pid in wanted}
+    if create:
+        body["create"] = create
+    update = {section: [{k: v for k, v in element.items() if k != "creation_source"}
+                        for element in create.get(section, ()) if "note" in element or "restrictions" in element]
+              for section in ("products", "products_families")}
+    update["products"] = [element for element in update["products"] if element["id"] in kept]
+    if kept and (update["products"] or update["products_families"]):
+        body["update"] = {k: v for k, v in update.items() if v}
+    return body
+
+
+def _resolve_csv(item_id, row):
+    """A CSV line names its family by the item's vehicle domain (endpoint 1) and its position by a
+    value id or name: both are found here, for the item's domain."""
+    item = lock_item(item_id)
+    ctx = ItemContext(item)
+    domains = loadable_domain_ids(ctx.rules)
+    if not domains:
+        raise ApiError("domain_not_compatible", f"Items of domain {item.domain_id} cannot be made compatible with "
+                       f"any vehicle domain (see GET /catalog/dumps/domains/{item.site_id}/compatibilities)")
+    positions = ctx.restrictions.attributes(domains[0]).get(POSITION, (None, {}))[1]
+    by_name = {value_key(name): value_id for value_id, (_, name) in positions.items()}
+    for element in (*row.get("products", ()), *row.get("products_families", ())):
+        if "attributes" in element:
+            element.setdefault("domain_id", domains[0])
+        position = element.pop("position", None)
+        if position is not None:
+            value_id = position if position in positions else by_name.get(value_key(position), position)
+            element["restrictions"] = [{"attribute_id": POSITION, "attribute_values": [{"values": [
+                {"value_id": value_id}]}]}]

@@ -1,0 +1,100 @@
+"""The task queue the bulk jobs run on: huey, its storage named by QUEUE_URL. By default it sits beside
+the database: a SQLite file next to the embedded one (no server to run), or tables in DATABASE_URL's
+PostgreSQL, which every worker host reaches already; a Redis serves too (redis://host:6379/0).
+
+The queue carries only job ids: the job and its rows are in the database, written in J1's
+transaction, so a task lost with its queue (or never enqueued) costs a delay until the sweep, never
+a job."""
+import logging
+import os
+import threading
+from urllib.parse import urlsplit
+
+import huey
+
+from app.db import connection
+from app.services.bulk.run import sweep, work_on_job
+
+log = logging.getLogger("app.bulk")
+# An idle consumer polls its storage at most this far apart (PostgreSQL's storage is woken at once).
+MAX_POLL_DELAY_S = 1.0
+
+
+def queue_url(settings, database_url):
+    """QUEUE_URL, or the storage beside the database."""
+    if settings["QUEUE_URL"]:
+        return settings["QUEUE_URL"]
+    if database_url.startswith("sqlite:///"):
+        return database_url.removesuffix(".db") + "-queue.db"
+    return database_url
+
+
+def make_huey(url, name, busy_timeout_s):
+    scheme = urlsplit(url).scheme
+    # No result store: a task's outcome is the job's row, which J2 reads.
+    if scheme == "sqlite":
+        path = url[len("sqlite:///"):]
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        return huey.SqliteHuey(name, filename=path, results=False, timeout=busy_timeout_s)
+    if scheme in ("postgres", "postgresql"):
+        return huey.PostgresHuey(name, dsn=url.replace("postgres://", "postgresql://", 1), results=False)
+    if scheme in ("redis", "rediss", "unix"):
+        return huey.RedisHuey(name, url=url, results=False)
+    raise ValueError(f"QUEUE_URL: unsupported scheme {scheme!r} (sqlite:///path, postgresql://..., redis://...)")
+
+
+class JobQueue:
+    """The job tasks on a huey built at first use, so that no connection opens before gunicorn forks."""
+
+    def __init__(self, url, settings, limits):
+        self.url, self.settings, self.limits = url, settings, limits
+        self._huey = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings, database_url, limits):
+        return cls(queue_url(settings, database_url), settings, limits)
+
+    @property
+    def huey(self):
+        with self._lock:
+            if self._huey is None:
+                self._huey = self._build()
+        return self._huey
+
+    def _build(self):
+        queue = make_huey(self.url, self.settings["QUEUE_NAME"], self.settings["SQLITE_BUSY_TIMEOUT_MS"] / 1000)
+        self._run = queue.task(name="bulk.run_job")(self._run_job)
+        queue.periodic_task(huey.crontab(), name="bulk.sweep")(self.sweep)
+        return queue
+
+    def close(self):
+        """Closes the storage's connections (an app built again in one process: tests, tools)."""
+        if self._huey is not None:
+            self._huey.storage.close()
+
+    def enqueue(self, job_id):
+        self.huey  # noqa: B018 (builds the tasks)
+        self._run(job_id)
+
+    def _run_job(self, job_id):
+        with connection():
+            work_on_job(job_id, self.limits, self.settings["BULK_SLICE_S"], lambda: self.enqueue(job_id))
+
+    def sweep(self):
+        return sweep(self.settings["BULK_STALE_AFTER_S"], self.settings["BULK_MAX_ATTEMPTS"],
+                     self.settings["BULK_RETENTION_DAYS"], self.enqueue)
+
+    def run_pending(self):
+        """Runs the tasks waiting in the queue, in this thread, until none is left (tests, benchmarks)."""
+        ran = 0
+        # pending_count first: a PostgreSQL storage's dequeue waits for a notification when it finds none.
+        while self.huey.pending_count() and (task := self.huey.dequeue()) is not None:
+            task.execute()  # not huey.execute, which logs a failure and goes on: a caller here wants it raised
+            ran += 1
+        return ran
+
+    def consumer(self, threads):
+        """huey's consumer: `threads` workers taking tasks, and its scheduler running the sweep each minute."""
+        return self.huey.create_consumer(workers=threads, worker_type="thread", max_delay=MAX_POLL_DELAY_S,
+                                         check_worker_health=True)

@@ -1,0 +1,180 @@
+"""What a consumer does with a job: claim its items one at a time, each applied and its results
+written in one transaction (a consumer killed mid-item leaves it unapplied and unclaimed), and the
+sweep that puts back on the queue a job whose enqueue was lost or whose consumer died."""
+import datetime
+import logging
+import time
+
+from peewee import DatabaseError
+
+from app.db import connection, is_postgres, write_transaction
+from app.models import BulkItem, BulkJob, BulkRow
+from app.models.base import utcnow
+from app.models.bulk import CANCELLED, DONE, ERROR, FAILED, IN_FLIGHT, OK, PENDING, QUEUED, RUNNING
+from app.services.bulk.apply import RowResult, apply_item
+
+log = logging.getLogger("app.bulk")
+
+
+def start_job(job_id):
+    """The job once it is RUNNING (QUEUED ones start here), or None when it is no longer in flight."""
+    with write_transaction():
+        now = utcnow()
+        started = BulkJob.update(status=RUNNING, date_started=now, heartbeat=now).where(
+            BulkJob.id == job_id, BulkJob.status == QUEUED).execute()
+        job = BulkJob.get_or_none(BulkJob.id == job_id)
+    if job is None or job.status not in IN_FLIGHT:
+        return None
+    if started:
+        log.info("bulk job %s started: %d rows (seller %s)", job.id, job.rows_total, job.seller_id)
+    return job
+
+
+def pending_items(job_id, at_most):
+    return (BulkItem.select().where(BulkItem.job_id == job_id, BulkItem.status == PENDING)
+            .limit(at_most).count())
+
+
+def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic):
+    """One task's share of a job: items for up to `slice_s` seconds. A successor is queued first when
+    another item waits, so that other consumers share the job and other jobs get their turn."""
+    job = start_job(job_id)
+    if job is None:
+        return
+    if pending_items(job_id, 2) > 1:
+        enqueue_successor()
+    deadline = clock() + slice_s
+    while clock() < deadline:
+        if not apply_next_item(job, limits):
+            break
+
+
+def _claim(job_id):
+    query = (BulkItem.select().where(BulkItem.job_id == job_id, BulkItem.status == PENDING)
+             .order_by(BulkItem.position).limit(1))
+    if is_postgres():
+        # Another consumer's item is skipped, not waited for; a dead consumer's lock went with its connection.
+        query = query.for_update("FOR UPDATE SKIP LOCKED")
+    return next(iter(query), None)
+
+
+def apply_next_item(job, limits):
+    """Claims the job's next item and applies its rows; False when none was left."""
+    try:
+        with write_transaction():
+            unit = _claim(job.id)
+            if unit is not None:
+                _apply_unit(job, unit, limits)
+            # With nothing left to claim the job may still be RUNNING (the sweep put it back).
+            finished = _finish_if_done(job.id)
+    except DatabaseError:
+        log.exception("bulk job %s: the database failed; the item is left for a later try", job.id)
+        raise
+    if finished:
+        _log_end(job.id)
+    return unit is not None
+
+
+def _apply_unit(job, unit, limits):
+    rows = list(BulkRow.select().where(BulkRow.job_id == job.id, BulkRow.item_id == unit.item_id,
+                                       BulkRow.status == PENDING).order_by(BulkRow.row))
+    try:
+        results = apply_item(job, unit.item_id, rows, limits)
+    except DatabaseError:
+        raise
+    except Exception:  # a defect, not the data: the item's rows say so, and the job goes on
+        log.exception("bulk job %s: item %s failed", job.id, unit.item_id)
+        results = [RowResult(row.row, ERROR, error=_internal_error(job)) for row in rows]
+    _record(job, unit, results)
+
+
+def _internal_error(job):
+    return {"message": f"Internal server error; quote bulk job {job.id} when reporting it", "error": "internal_error",
+            "status": 500, "cause": []}
+
+
+def _record(job, unit, results):
+    for result in results:
+        BulkRow.update(status=result.status, created=result.created, updated=result.updated,
+                       deleted=result.deleted, error=result.error).where(
+            BulkRow.job_id == job.id, BulkRow.row == result.row).execute()
+    BulkItem.update(status=DONE).where(BulkItem.job_id == job.id, BulkItem.position == unit.position).execute()
+    ok = sum(1 for r in results if r.status == OK)
+    # Last in the transaction: on PostgreSQL the job's row stays locked only until the commit.
+    BulkJob.update(rows_done=BulkJob.rows_done + len(results), rows_ok=BulkJob.rows_ok + ok,
+                   rows_error=BulkJob.rows_error + len(results) - ok,
+                   created=BulkJob.created + sum(r.created for r in results),
+                   updated=BulkJob.updated + sum(r.updated for r in results),
+                   deleted=BulkJob.deleted + sum(r.deleted for r in results),
+                   heartbeat=utcnow()).where(BulkJob.id == job.id).execute()
+
+
+def _finish_if_done(job_id):
+    """DONE once no item waits. Run after the job's row is updated, so that on PostgreSQL two consumers
+    finishing the last two items see each other's commit (the second waited for the first's lock)."""
+    if pending_items(job_id, 1):
+        return False
+    return BulkJob.update(status=DONE, date_finished=utcnow()).where(
+        BulkJob.id == job_id, BulkJob.status == RUNNING).execute() == 1
+
+
+def _log_end(job_id):
+    job = BulkJob.get_by_id(job_id)
+    took = (job.date_finished - job.date_started).total_seconds() if job.date_started else 0.0
+    log.info("bulk job %s done in %.1f s: %d rows, %d ok, %d error; compatibilities %d created, %d updated, "
+             "%d deleted", job.id, took, job.rows_total, job.rows_ok, job.rows_error, job.created, job.updated,
+             job.deleted)
+
+
+def sweep(stale_after_s, max_attempts, retention_days, enqueue, now=None):
+    """Puts back on the queue each job in flight that showed no life for `stale_after_s` (its enqueue
+    lost, its consumer dead), FAILED after `max_attempts` such finds; deletes the jobs finished more
+    than `retention_days` ago. Safe on several consumers at once: a job is taken by a compare-and-set
+    of its heartbeat. Answers the ids put back."""
+    now = now or utcnow()
+    stale = now - datetime.timedelta(seconds=stale_after_s)
+    put_back = []
+    with connection():
+        candidates = list(BulkJob.select(BulkJob.id, BulkJob.heartbeat, BulkJob.attempts).where(
+            BulkJob.status.in_(IN_FLIGHT), BulkJob.heartbeat <= stale).tuples())
+        for job_id, heartbeat, attempts in candidates:
+            with write_transaction():
+                taken = BulkJob.update(heartbeat=now, attempts=attempts + 1).where(
+                    BulkJob.id == job_id, BulkJob.heartbeat == heartbeat).execute()
+                if taken and attempts + 1 >= max_attempts:
+                    _fail(job_id, attempts + 1)
+                    continue
+            if taken:
+                try:
+                    enqueue(job_id)
+                    put_back.append(job_id)
+                except Exception as exc:  # the queue is down: the next sweep tries again
+                    log.warning("bulk job %s could not be put on the queue: %s", job_id, exc)
+        _purge(now - datetime.timedelta(days=retention_days))
+    if put_back:
+        log.info("bulk sweep: %d job(s) put back on the queue: %s", len(put_back), ", ".join(put_back))
+    return put_back
+
+
+def _fail(job_id, attempts):
+    items = [i for (i,) in BulkItem.select(BulkItem.item_id).where(
+        BulkItem.job_id == job_id, BulkItem.status == PENDING).tuples()]
+    BulkItem.update(status=CANCELLED).where(BulkItem.job_id == job_id, BulkItem.status == PENDING).execute()
+    for start in range(0, len(items), 500):
+        BulkRow.update(status=CANCELLED).where(BulkRow.job_id == job_id, BulkRow.status == PENDING,
+                                               BulkRow.item_id.in_(items[start:start + 500])).execute()
+    BulkJob.update(status=FAILED, date_finished=utcnow()).where(BulkJob.id == job_id).execute()
+    log.error("bulk job %s failed: found without progress %d times; %d items not applied (CANCELLED)",
+              job_id, attempts, len(items))
+
+
+def _purge(cutoff):
+    old = [j for (j,) in BulkJob.select(BulkJob.id).where(BulkJob.status.not_in(IN_FLIGHT),
+                                                         BulkJob.date_finished < cutoff).tuples()]
+    for start in range(0, len(old), 100):
+        chunk = old[start:start + 100]
+        with write_transaction():
+            BulkRow.delete().where(BulkRow.job_id.in_(chunk)).execute()
+            BulkItem.delete().where(BulkItem.job_id.in_(chunk)).execute()
+            BulkJob.delete().where(BulkJob.id.in_(chunk)).execute()
+

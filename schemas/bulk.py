@@ -1,0 +1,119 @@
+"""Bulk compatibility jobs (extensions.md, J1 to J5): a row of the upload, the job, a row's result,
+their pages and query arguments."""
+from marshmallow import ValidationError, fields, post_dump, validate, validates_schema
+
+from schemas.common import DictSchema, ErrorSchema, PagingQuerySchema, StrictSchema, page_envelope
+from schemas.compatibility_inputs import (
+    FamilyElementSchema,
+    ProductElementSchema,
+    creation_source,
+    note_field,
+    restrictions_field,
+)
+from schemas.history import ChangeDateTime
+from schemas.vocabulary import ITEM_ID_PATTERN
+
+ADD, REPLACE, DELETE = "ADD", "REPLACE", "DELETE"
+ACTIONS = (ADD, REPLACE, DELETE)
+JOB_STATUSES = ("QUEUED", "RUNNING", "DONE", "CANCELLED", "FAILED")
+ROW_STATUSES = ("PENDING", "OK", "ERROR", "CANCELLED")
+# What each form of J1's body is sent as.
+CSV_TYPE, NDJSON_TYPES = "text/csv", ("application/x-ndjson", "application/jsonl", "application/x-jsonlines")
+
+
+class BulkRowSchema(StrictSchema):
+    """One row: what to do to one item's compatibilities. Rows of one item apply together, in order."""
+    item_id = fields.String(required=True, validate=validate.Regexp(ITEM_ID_PATTERN, error="must be an item id"))
+    action = fields.String(required=True, validate=validate.OneOf(ACTIONS), metadata={
+        "description": "ADD (endpoint 8 without its 200-product limit), REPLACE (the item's compatibilities "
+                       "become exactly the row's) or DELETE (the listed products or families)"})
+    products = fields.List(fields.Nested(ProductElementSchema), metadata={"description": "Vehicles by id"})
+    products_families = fields.List(fields.Nested(FamilyElementSchema), metadata={
+        "description": "Vehicles selected by attribute values, as in endpoint 8 (each up to COMPAT_MAX_PER_ITEM)"})
+    universal = fields.Boolean(metadata={"description": "true: the universal setting (rule A.3)"})
+    note = note_field()
+    restrictions = restrictions_field()
+    creation_source = creation_source("Default of the elements that carry none (DEFAULT when neither has one)")
+
+    @validates_schema
+    def something_to_delete(self, data, **kwargs):
+        if data.get("action") == DELETE and not (data.get("products") or data.get("products_families")
+                                                 or data.get("universal")):
+            raise ValidationError("a DELETE row names products, products_families or universal: true", "action")
+
+
+class BulkRowsSchema(StrictSchema):
+    """J1's JSON body; JSON Lines sends one row a line, CSV one line per item and vehicle."""
+    rows = fields.List(fields.Nested(BulkRowSchema), required=True, validate=validate.Length(min=1))
+
+
+class RowCountsSchema(DictSchema):
+    total = fields.Integer(required=True, attribute="rows_total")
+    done = fields.Integer(required=True, attribute="rows_done", metadata={"description": "ok + error; grows"})
+    ok = fields.Integer(required=True, attribute="rows_ok")
+    error = fields.Integer(required=True, attribute="rows_error")
+
+
+class ChangeCountsSchema(DictSchema):
+    created = fields.Integer(required=True)
+    updated = fields.Integer(required=True)
+    deleted = fields.Integer(required=True)
+
+
+class Itself(fields.Nested):
+    """A nested object dumped from the object itself (the job's counts are its own columns)."""
+
+    def get_value(self, obj, attr, accessor=None, default=None):
+        return obj
+
+
+class BulkJobSchema(DictSchema):
+    id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(JOB_STATUSES))
+    date_created = ChangeDateTime(required=True)
+    date_started = ChangeDateTime(metadata={"description": "When a consumer first took it"})
+    date_finished = ChangeDateTime()
+    rows = Itself(RowCountsSchema, required=True)
+    compatibilities = Itself(ChangeCountsSchema, required=True, metadata={
+        "description": "Compatibilities the job's rows created, updated and deleted"})
+
+    @post_dump
+    def _drop_absent(self, data, **kwargs):
+        return _without_none(data, ("date_started", "date_finished"))
+
+
+def _without_none(data, keys):
+    return {k: v for k, v in data.items() if k not in keys or v is not None}
+
+
+class BulkRowResultSchema(DictSchema):
+    row = fields.Integer(required=True, metadata={
+        "description": "Position in `rows` or JSON Lines line (from 1); for CSV the item's first line "
+                       "(the header is line 1)"})
+    item_id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(ROW_STATUSES))
+    created = fields.Integer(required=True)
+    updated = fields.Integer(required=True)
+    deleted = fields.Integer(required=True)
+    error = fields.Nested(ErrorSchema, metadata={
+        "description": "The error object the synchronous endpoint answers for the same problem; "
+                       "`item_not_applied` for the other rows of an item whose row failed"})
+
+    @post_dump
+    def _drop_absent(self, data, **kwargs):
+        return _without_none(data, ("error",))
+
+
+BulkResultsPageSchema = page_envelope("BulkResultsPageSchema", "results", fields.Nested(BulkRowResultSchema),
+                                      "Row results in row order")
+BulkJobsPageSchema = page_envelope("BulkJobsPageSchema", "results", fields.Nested(BulkJobSchema),
+                                   "The caller's jobs, newest first")
+
+
+class BulkResultsQuerySchema(PagingQuerySchema):
+    status = fields.String(validate=validate.OneOf(ROW_STATUSES), metadata={
+        "description": "Keep the rows of this status (ERROR: the failed ones)"})
+
+
+class BulkJobsQuerySchema(PagingQuerySchema):
+    status = fields.String(validate=validate.OneOf(JOB_STATUSES), metadata={"description": "Keep jobs of this status"})

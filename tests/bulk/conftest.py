@@ -1,0 +1,72 @@
+"""Fixtures of the bulk job tests: the base bundle loaded, a queue of the test's own, and helpers
+that upload a body and run the queued tasks as a worker would."""
+import json
+import uuid
+
+import pytest
+
+from app.db import connection
+from tests.bundles import SELLER, TOKENS
+from tests.helpers import bearer, loaded_app
+
+AUTH = bearer(TOKENS[SELLER])
+
+
+@pytest.fixture
+def bulk_app(request, database_url):
+    """The base bundle loaded; the queue is a SQLite file beside the test's database, or on
+    PostgreSQL its tables under a queue name of this test's own."""
+    settings = {"QUEUE_NAME": f"test-{uuid.uuid4().hex[:12]}"}
+    app = loaded_app(request, database_url, **settings)
+    yield app
+    app.extensions["bulk_queue"].close()
+
+
+@pytest.fixture
+def client(bulk_app):
+    return bulk_app.test_client()
+
+
+@pytest.fixture
+def work(bulk_app):
+    """Runs the queued tasks until none is left; answers how many ran."""
+
+    def run():
+        with bulk_app.app_context():
+            return bulk_app.extensions["bulk_queue"].run_pending()
+
+    return run
+
+
+@pytest.fixture
+def in_db(bulk_app):
+    def run(fn, *args, **kwargs):
+        with bulk_app.app_context(), connection():
+            return fn(*args, **kwargs)
+
+    return run
+
+
+def upload(client, rows=None, *, text=None, content_type="application/json", headers=None, token=TOKENS[SELLER]):
+    """POST /compatibilities/bulk with JSON rows, or `text` of another form."""
+    data = json.dumps({"rows": rows}) if text is None else text
+    return client.post("/compatibilities/bulk", data=data, content_type=content_type,
+                       headers={**bearer(token), **(headers or {})})
+
+
+def results(client, job_id, **query):
+    response = client.get(f"/compatibilities/bulk/{job_id}/results", query_string={"limit": 200, **query},
+                          headers=AUTH)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()["results"]
+
+
+def job(client, job_id):
+    response = client.get(f"/compatibilities/bulk/{job_id}", headers=AUTH)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def products_of(client, item_id):
+    body = client.get(f"/items/{item_id}/compatibilities", headers=AUTH).get_json()
+    return {p["catalog_product_id"]: p for p in body["products"]}
