@@ -68,5 +68,5 @@ def job(client, job_id):
 
 
 def products_of(client, item_id):
-    body = client.get(f"/items/{item_id}/compatibilities", headers=AUTH).get_json()
+    body = client.get(f"/items/{item_id}/compatibilities?extended=true", headers=AUTH).get_json()
     return {p["catalog_product_id"]: p for p in body["products"]}
