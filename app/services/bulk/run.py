@@ -43,10 +43,10 @@ def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic
         return
     if pending_items(job_id, 2) > 1:
         enqueue_successor()
-    deadline = clock() + slice_s
-    while clock() < deadline:
-        if not apply_next_item(job, limits):
-            break
+    deadline, applied = clock() + slice_s, 0
+    while clock() < deadline and apply_next_item(job, limits):
+        applied += 1
+    log.debug("bulk job %s: %d item(s) applied in this slice", job_id, applied)
 
 
 def _claim(job_id):

@@ -1,0 +1,106 @@
+"""Real `flask --app wsgi worker` processes: one killed with SIGKILL mid-job and another finishing the
+job with every row applied once; two sharing one job's items."""
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from app.models import BulkJob, CompatibilityChange
+from app.services.bundle import import_bundle
+from tests.bulk.conftest import job, results, upload
+from tests.bundles import item
+from tests.gunicorn_util import ROOT
+
+pytestmark = pytest.mark.slow
+ITEMS = [f"MLA5{n:03d}" for n in range(60)]
+GOL = {"domain_id": "MLA-CARS_AND_VANS", "attributes": [{"id": "BRAND", "value_name": "Volkswagen"},
+                                                        {"id": "MODEL", "value_name": "Gol"}]}
+ROWS = [{"item_id": item_id, "action": "ADD", "products_families": [GOL]} for item_id in ITEMS]
+
+
+class Worker:
+    """A worker process; its log lines collected as they come."""
+
+    def __init__(self, app, **settings):
+        env = {**os.environ, "DATABASE_URL": app.config["DATABASE_URL"], "QUEUE_NAME": app.config["QUEUE_NAME"],
+               "LOG_LEVEL": "DEBUG", "BULK_SLICE_S": "1", "PYTHONDONTWRITEBYTECODE": "1",
+               **{k: str(v) for k, v in settings.items()}}
+        self.process = subprocess.Popen([sys.executable, "-m", "flask", "--app", "wsgi", "worker"], cwd=ROOT,
+                                        env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        self.lines, self.ready = [], threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+        assert self.ready.wait(60), "".join(self.lines)
+
+    def _read(self):
+        for line in self.process.stderr:
+            self.lines.append(line)
+            if "consumer started" in line:
+                self.ready.set()
+
+    def slices(self):
+        return sum(int(m) for line in self.lines for m in re.findall(r"(\d+) item\(s\) applied", line))
+
+    def stop(self, sig=signal.SIGINT):
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        self.process.wait(30)
+        self.process.stderr.close()
+
+
+@pytest.fixture
+def many_items(in_db):
+    in_db(import_bundle, {"items": [item(item_id, "MLA1747", "MLA-BRAKE_PADS") for item_id in ITEMS]})
+
+
+def wait_for(condition, timeout=120):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def assert_applied_once(client, in_db, job_id):
+    finished = job(client, job_id)
+    assert finished["status"] == "DONE", finished
+    assert finished["rows"] == {"total": len(ITEMS), "done": len(ITEMS), "ok": len(ITEMS), "error": 0}
+    assert finished["compatibilities"]["created"] == 6 * len(ITEMS)
+    assert {r["status"] for r in results(client, job_id)} == {"OK"}
+    created = in_db(lambda: CompatibilityChange.select().where(CompatibilityChange.job_id == job_id).count())
+    assert created == 6 * len(ITEMS)
+
+
+def test_a_worker_killed_mid_job_leaves_it_to_another_with_every_row_applied_once(bulk_app, client, in_db,
+                                                                                   many_items):
+    first = Worker(bulk_app)
+    job_id = upload(client, ROWS).get_json()["id"]
+    done = lambda: in_db(lambda: BulkJob.get_by_id(job_id).rows_done)  # noqa: E731
+    wait_for(lambda: done() > 0)
+    first.stop(signal.SIGKILL)
+    assert 0 < done() < len(ITEMS), "the job finished before the worker was killed"
+    # The second worker's sweep at start puts the job back at once (a stale job, with this setting).
+    second = Worker(bulk_app, BULK_STALE_AFTER_S=0)
+    try:
+        wait_for(lambda: job(client, job_id)["status"] == "DONE")
+    finally:
+        second.stop()
+    assert_applied_once(client, in_db, job_id)
+    assert second.slices() > 0
+
+
+def test_two_workers_share_one_jobs_items_without_conflict(bulk_app, client, in_db, many_items):
+    workers = [Worker(bulk_app), Worker(bulk_app)]
+    try:
+        job_id = upload(client, ROWS).get_json()["id"]
+        wait_for(lambda: job(client, job_id)["status"] == "DONE")
+    finally:
+        for worker in workers:
+            worker.stop()
+    assert_applied_once(client, in_db, job_id)
+    assert all(worker.slices() > 0 for worker in workers), [w.slices() for w in workers]
+    assert sum(worker.slices() for worker in workers) == len(ITEMS)
+    assert not any("Traceback" in line for worker in workers for line in worker.lines)
