@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from app.db import db
 from app.errors import ApiError
-from app.models import Compatibility
+from app.models import AttributeScope, Compatibility, ProductAttribute
 from app.services import compat, history
 from app.services.auth import require_item_seller
 from app.services.catalog.text_normalize import value_key
@@ -41,9 +41,10 @@ def limits_for(config):
     return compat.Limits(max_products=per_item, max_families=per_item, max_per_item=per_item)
 
 
-def apply_item(job, item_id, rows, limits):
+def apply_item(job, item_id, rows, limits, known_ids=None):
     """[RowResult] of the item's rows (BulkRow, in row order), their changes made in the caller's
-    transaction, or none of them (a savepoint rolled back) when one fails."""
+    transaction, or none of them (a savepoint rolled back) when one fails. `known_ids` caches, for
+    one consumer's run, which CSV cells are value ids."""
     scope = history.ChangeScope(history.Actor(history.BULK, job.seller_id, job.client_id), job.request_id,
                                 job_id=job.id)
     results = []
@@ -53,7 +54,8 @@ def apply_item(job, item_id, rows, limits):
                 require_item_seller(item_id, job.seller_id)
                 for row in rows:
                     before = dict(scope.counts)
-                    _apply_row(item_id, row.body, job.seller_id, limits)
+                    _apply_row(item_id, row.body, job.seller_id, limits,
+                               {} if known_ids is None else known_ids)
                     results.append(RowResult(row.row, "OK", *(scope.counts.get(action, 0) - before.get(action, 0)
                                                               for action in ("CREATE", "UPDATE", "DELETE"))))
         except ApiError as exc:
@@ -66,11 +68,11 @@ def apply_item(job, item_id, rows, limits):
     return results
 
 
-def _apply_row(item_id, row, seller_id, limits):
+def _apply_row(item_id, row, seller_id, limits, known_ids):
     row = copy.deepcopy(row)
     if any("domain_id" not in f for f in row.get("products_families", ())) \
             or any("position" in p for p in row.get("products", ())):
-        _resolve_csv(item_id, row)
+        _resolve_csv(item_id, row, known_ids)
     if row["action"] == ADD:
         compat.add_compatibilities(item_id, _create_section(row), seller_id, limits)
     elif row["action"] == DELETE:
@@ -122,9 +124,21 @@ def _replacement(item_id, row, limits):
     return body
 
 
-def _resolve_csv(item_id, row):
-    """A CSV line names its family by the item's vehicle domain (endpoint 1) and its position by a
-    value id or name: both are found here, for the item's domain."""
+def _is_value_id(domain_id, attribute_id, value, known_ids):
+    key = (domain_id, attribute_id, value)
+    if key not in known_ids:
+        known_ids[key] = (ProductAttribute.select(ProductAttribute.product).join(
+            AttributeScope, on=ProductAttribute.scope == AttributeScope.id).where(
+            AttributeScope.domain_id == domain_id, AttributeScope.attribute_id == attribute_id,
+            ProductAttribute.value_id == value).limit(1).exists())
+    return known_ids[key]
+
+
+def _resolve_csv(item_id, row, known_ids):
+    """A CSV line names its family by the item's vehicle domain (endpoint 1) and each value by its id
+    or its name, and its position by a value id or name: all found here, for the item's domain. A
+    value is its id when some vehicle has it as one (then the family's lookup is the exact one),
+    else a name (matched ignoring case and accents)."""
     item = lock_item(item_id)
     ctx = ItemContext(item)
     domains = loadable_domain_ids(ctx.rules)
@@ -136,6 +150,9 @@ def _resolve_csv(item_id, row):
     for element in (*row.get("products", ()), *row.get("products_families", ())):
         if "attributes" in element:
             element.setdefault("domain_id", domains[0])
+            element["attributes"] = [
+                {"id": a["id"], "value_id": a["value"]} if _is_value_id(domains[0], a["id"], a["value"], known_ids)
+                else {"id": a["id"], "value_name": a["value"]} for a in element["attributes"]]
         position = element.pop("position", None)
         if position is not None:
             value_id = position if position in positions else by_name.get(value_key(position), position)

@@ -226,7 +226,7 @@ def _csv_element(values, where):
                            f"{where}.product_id")
         element, section = {"id": values["product_id"]}, "products"
     else:
-        attributes = [{"id": name, "values": [{"id": value, "name": value}]} for name, value in values.items()
+        attributes = [{"id": name, "value": value} for name, value in values.items()
                       if name not in CSV_FIXED and value]
         if not attributes:
             raise _invalid("validation_error", f"{where}: no attribute value names the vehicles", where)

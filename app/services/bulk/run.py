@@ -43,8 +43,8 @@ def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic
         return
     if pending_items(job_id, 2) > 1:
         enqueue_successor()
-    deadline, applied = clock() + slice_s, 0
-    while clock() < deadline and apply_next_item(job, limits):
+    deadline, applied, known_ids = clock() + slice_s, 0, {}
+    while clock() < deadline and apply_next_item(job, limits, known_ids):
         applied += 1
     log.debug("bulk job %s: %d item(s) applied in this slice", job_id, applied)
 
@@ -58,13 +58,13 @@ def _claim(job_id):
     return next(iter(query), None)
 
 
-def apply_next_item(job, limits):
+def apply_next_item(job, limits, known_ids=None):
     """Claims the job's next item and applies its rows; False when none was left."""
     try:
         with write_transaction():
             unit = _claim(job.id)
             if unit is not None:
-                _apply_unit(job, unit, limits)
+                _apply_unit(job, unit, limits, known_ids)
             # With nothing left to claim the job may still be RUNNING (the sweep put it back).
             finished = _finish_if_done(job.id)
     except DatabaseError:
@@ -75,11 +75,11 @@ def apply_next_item(job, limits):
     return unit is not None
 
 
-def _apply_unit(job, unit, limits):
+def _apply_unit(job, unit, limits, known_ids):
     rows = list(BulkRow.select().where(BulkRow.job_id == job.id, BulkRow.item_id == unit.item_id,
                                        BulkRow.status == PENDING).order_by(BulkRow.row))
     try:
-        results = apply_item(job, unit.item_id, rows, limits)
+        results = apply_item(job, unit.item_id, rows, limits, known_ids)
     except DatabaseError:
         raise
     except Exception:  # a defect, not the data: the item's rows say so, and the job goes on
