@@ -56,10 +56,8 @@ DEFAULTS = {
     "BULK_MAX_JOBS_IN_FLIGHT": 3,  # QUEUED or RUNNING per seller; past it J1 answers 429
     "BULK_RETENTION_DAYS": 30,  # finished jobs and their results; the sweep deletes older ones
     # A QUEUED or RUNNING job that made no progress for this long is put on the queue again by the
-    # sweep (its enqueue was lost, or its consumer died); each worker sweeps at start and every
-    # BULK_SWEEP_INTERVAL_S.
+    # sweep (its enqueue was lost, or its consumer died); each worker sweeps at start and every minute.
     "BULK_STALE_AFTER_S": 120,
-    "BULK_SWEEP_INTERVAL_S": 60,
     "BULK_MAX_ATTEMPTS": 5,  # times a job is found stale before it is FAILED
     "BULK_SLICE_S": 2,  # a task works on one job this long, then leaves the rest to its successor
     # The task queue's storage: empty puts it beside the database (a SQLite file next to the
