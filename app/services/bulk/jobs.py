@@ -9,6 +9,7 @@ from app.errors import ApiError
 from app.models import BulkItem, BulkJob, BulkRow, CompatibilityRule, Domain, User
 from app.models.base import utcnow
 from app.models.bulk import CANCELLED, IN_FLIGHT, PENDING
+from app.services.bulk import queries
 from app.services.bulk.bodies import read_rows
 from app.services.bundle.sql import insert_rows
 from app.services.paging import page_of
@@ -93,7 +94,7 @@ def _submit(body, seller_id, client_id, request_id, idempotency_key, limits, que
 
 
 def require_job(job_id, caller_id):
-    job = BulkJob.get_or_none(BulkJob.id == job_id)
+    job = queries.job(job_id)
     if job is None:
         raise ApiError("bulk_job_not_found", f"Bulk job {job_id} does not exist")
     if job.seller_id != caller_id:

@@ -7,10 +7,11 @@ import time
 
 from peewee import DatabaseError
 
-from app.db import connection, is_postgres, write_transaction
+from app.db import connection, write_transaction
 from app.models import BulkItem, BulkJob, BulkRow
 from app.models.base import utcnow
 from app.models.bulk import CANCELLED, DONE, ERROR, FAILED, IN_FLIGHT, OK, PENDING, QUEUED, RUNNING
+from app.services.bulk import queries
 from app.services.bulk.apply import RowResult, apply_item
 
 log = logging.getLogger("app.bulk")
@@ -49,20 +50,11 @@ def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic
     log.debug("bulk job %s: %d item(s) applied in this slice", job_id, applied)
 
 
-def _claim(job_id):
-    query = (BulkItem.select().where(BulkItem.job_id == job_id, BulkItem.status == PENDING)
-             .order_by(BulkItem.position).limit(1))
-    if is_postgres():
-        # Another consumer's item is skipped, not waited for; a dead consumer's lock went with its connection.
-        query = query.for_update("FOR UPDATE SKIP LOCKED")
-    return next(iter(query), None)
-
-
 def apply_next_item(job, limits, known_ids=None):
     """Claims the job's next item and applies its rows; False when none was left."""
     try:
         with write_transaction():
-            unit = _claim(job.id)
+            unit = queries.claim_next_item(job.id)
             if unit is not None:
                 _apply_unit(job, unit, limits, known_ids)
             # With nothing left to claim the job may still be RUNNING (the sweep put it back).
@@ -76,8 +68,7 @@ def apply_next_item(job, limits, known_ids=None):
 
 
 def _apply_unit(job, unit, limits, known_ids):
-    rows = list(BulkRow.select().where(BulkRow.job_id == job.id, BulkRow.item_id == unit.item_id,
-                                       BulkRow.status == PENDING).order_by(BulkRow.row))
+    rows = queries.pending_rows(job.id, unit.item_id)
     try:
         results = apply_item(job, unit.item_id, rows, limits, known_ids)
     except DatabaseError:
@@ -95,24 +86,18 @@ def _internal_error(job):
 
 def _record(job, unit, results):
     for result in results:
-        BulkRow.update(status=result.status, created=result.created, updated=result.updated,
-                       deleted=result.deleted, error=result.error).where(
-            BulkRow.job_id == job.id, BulkRow.row == result.row).execute()
-    BulkItem.update(status=DONE).where(BulkItem.job_id == job.id, BulkItem.position == unit.position).execute()
-    ok = sum(1 for r in results if r.status == OK)
+        queries.record_row(job.id, result)
+    queries.item_done(job.id, unit.position, DONE)
     # Last in the transaction: on PostgreSQL the job's row stays locked only until the commit.
-    BulkJob.update(rows_done=BulkJob.rows_done + len(results), rows_ok=BulkJob.rows_ok + ok,
-                   rows_error=BulkJob.rows_error + len(results) - ok,
-                   created=BulkJob.created + sum(r.created for r in results),
-                   updated=BulkJob.updated + sum(r.updated for r in results),
-                   deleted=BulkJob.deleted + sum(r.deleted for r in results),
-                   heartbeat=utcnow()).where(BulkJob.id == job.id).execute()
+    queries.count_item(job.id, len(results), sum(1 for r in results if r.status == OK),
+                       sum(r.created for r in results), sum(r.updated for r in results),
+                       sum(r.deleted for r in results), utcnow())
 
 
 def _finish_if_done(job_id):
     """DONE once no item waits. Run after the job's row is updated, so that on PostgreSQL two consumers
     finishing the last two items see each other's commit (the second waited for the first's lock)."""
-    if pending_items(job_id, 1):
+    if queries.has_pending_items(job_id):
         return False
     return BulkJob.update(status=DONE, date_finished=utcnow()).where(
         BulkJob.id == job_id, BulkJob.status == RUNNING).execute() == 1

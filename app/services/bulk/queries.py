@@ -1,0 +1,71 @@
+"""The bulk jobs' hot statements, prepared once per dialect (app.db.prepared): J2's read, and what a
+consumer runs for every item."""
+import json
+
+from app.db import execute_prepared, is_postgres, param
+from app.models import BulkItem, BulkJob, BulkRow
+from app.models.bulk import PENDING
+from app.prepared_rows import prepared_instances
+
+
+def job(job_id):
+    """The job, every column, or None."""
+    return next(iter(prepared_instances(BulkJob, "bulk_job_by_id", lambda: BulkJob.select().where(
+        BulkJob.id == param("id")), {"id": job_id})), None)
+
+
+def _next_item():
+    query = (BulkItem.select().where(BulkItem.job_id == param("job"), BulkItem.status == PENDING)
+             .order_by(BulkItem.position).limit(1))
+    # PostgreSQL: another consumer's item is skipped, not waited for; a dead consumer's lock went
+    # with its connection. SQLite's write transaction already excludes every other consumer.
+    return query.for_update("FOR UPDATE SKIP LOCKED") if is_postgres() else query
+
+
+def claim_next_item(job_id):
+    """The job's first PENDING item, locked until the transaction ends, or None."""
+    return next(iter(prepared_instances(BulkItem, "bulk_next_item", _next_item, {"job": job_id})), None)
+
+
+def pending_rows(job_id, item_id):
+    """The item's rows still to apply, in row order."""
+    return prepared_instances(BulkRow, "bulk_item_rows", lambda: BulkRow.select().where(
+        BulkRow.job_id == param("job"), BulkRow.item_id == param("item"), BulkRow.status == PENDING)
+        .order_by(BulkRow.row), {"job": job_id, "item": item_id})
+
+
+def has_pending_items(job_id):
+    return execute_prepared("bulk_has_pending", lambda: BulkItem.select(BulkItem.position).where(
+        BulkItem.job_id == param("job"), BulkItem.status == PENDING).limit(1), {"job": job_id}).fetchone() is not None
+
+
+def item_done(job_id, position, status):
+    execute_prepared("bulk_item_done", lambda: BulkItem.update(status=param("status")).where(
+        BulkItem.job_id == param("job"), BulkItem.position == param("position")),
+        {"job": job_id, "position": position, "status": status})
+
+
+def record_row(job_id, result):
+    execute_prepared("bulk_row_result", lambda: BulkRow.update(
+        status=param("status"), created=param("created"), updated=param("updated"), deleted=param("deleted"),
+        error=param("error")).where(BulkRow.job_id == param("job"), BulkRow.row == param("row")),
+        {"job": job_id, "row": result.row, "status": result.status, "created": result.created,
+         "updated": result.updated, "deleted": result.deleted, "error": _json(result.error)})
+
+
+def _json(value):
+    # SQLite: the text (peewee's JSONField wraps it in json(), a function a parameter cannot be).
+    if value is None:
+        return None
+    return BulkRow.error.db_value(value) if is_postgres() else json.dumps(value)
+
+
+def count_item(job_id, rows, ok, created, updated, deleted, now):
+    """The job's counts after one item, and its heartbeat."""
+    execute_prepared("bulk_job_counts", lambda: BulkJob.update(
+        rows_done=BulkJob.rows_done + param("rows"), rows_ok=BulkJob.rows_ok + param("ok"),
+        rows_error=BulkJob.rows_error + param("error"), created=BulkJob.created + param("created"),
+        updated=BulkJob.updated + param("updated"), deleted=BulkJob.deleted + param("deleted"),
+        heartbeat=param("now")).where(BulkJob.id == param("job")),
+        {"job": job_id, "rows": rows, "ok": ok, "error": rows - ok, "created": created, "updated": updated,
+         "deleted": deleted, "now": BulkJob.heartbeat.db_value(now)})
