@@ -1,9 +1,12 @@
 """Bulk compatibility jobs (extensions.md, J1 to J5): a row of the upload, the job, a row's result,
 their pages and query arguments."""
+import re
+
 from marshmallow import ValidationError, fields, post_dump, validate, validates_schema
 
 from schemas.common import DictSchema, ErrorSchema, PagingQuerySchema, StrictSchema, page_envelope
 from schemas.compatibility_inputs import (
+    NOTE_MAX,
     FamilyElementSchema,
     ProductElementSchema,
     creation_source,
@@ -11,7 +14,7 @@ from schemas.compatibility_inputs import (
     restrictions_field,
 )
 from schemas.history import ChangeDateTime
-from schemas.vocabulary import ITEM_ID_PATTERN
+from schemas.vocabulary import CREATION_SOURCES, ITEM_ID_PATTERN, PRODUCT_ID_PATTERN
 
 ADD, REPLACE, DELETE = "ADD", "REPLACE", "DELETE"
 ACTIONS = (ADD, REPLACE, DELETE)
@@ -40,6 +43,47 @@ class BulkRowSchema(StrictSchema):
         if data.get("action") == DELETE and not (data.get("products") or data.get("products_families")
                                                  or data.get("universal")):
             raise ValidationError("a DELETE row names products, products_families or universal: true", "action")
+
+
+_ITEM = re.compile(ITEM_ID_PATTERN)
+# Product ids joined by newlines, checked at once (an id is the pattern of PRODUCT_ID_PATTERN).
+_PRODUCT_IDS = re.compile(r"(?:{0}\n)*{0}".format(PRODUCT_ID_PATTERN.strip("^$")))
+_ROW_KEYS = frozenset(("item_id", "action", "products", "note", "creation_source"))
+_PRODUCT_KEYS = frozenset(("id", "note", "creation_source"))
+
+
+def _plain_text(value, max_length):
+    return type(value) is str and len(value) <= max_length
+
+
+def _plain_products(products):
+    if type(products) is not list:
+        return False
+    for element in products:
+        if type(element) is not dict or not element.keys() <= _PRODUCT_KEYS or "id" not in element:
+            return False
+        if len(element) > 1 and not (("note" not in element or _plain_text(element["note"], NOTE_MAX))
+                                     and element.get("creation_source", CREATION_SOURCES[0]) in CREATION_SOURCES):
+            return False
+    ids = [element["id"] for element in products]
+    if not ids:
+        return True
+    if not all(type(i) is str for i in ids):
+        return False
+    joined = "\n".join(ids)
+    return joined.count("\n") == len(ids) - 1 and _PRODUCT_IDS.fullmatch(joined) is not None
+
+
+def plainly_valid(row):
+    """Whether BulkRowSchema().load(row) answers `row` unchanged, told in plain Python: rows of item,
+    action and products (the bulk of large uploads) skip marshmallow's per-field work. False sends a
+    row to load(), which finds and words its problems (or accepts a form this check leaves to it:
+    families, restrictions, universal, a lower-case creation_source)."""
+    return (type(row) is dict and row.keys() <= _ROW_KEYS and type(row.get("item_id")) is str
+            and _ITEM.match(row["item_id"]) is not None and row.get("action") in (ADD, REPLACE)
+            and ("note" not in row or _plain_text(row["note"], NOTE_MAX))
+            and row.get("creation_source", CREATION_SOURCES[0]) in CREATION_SOURCES
+            and _plain_products(row.get("products", [])))
 
 
 class BulkRowsSchema(StrictSchema):

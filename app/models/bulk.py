@@ -1,6 +1,6 @@
 """Bulk compatibility jobs (extensions.md, J): the job, its rows with their results, and its items,
 the units of work that consumers claim one at a time."""
-from peewee import BigIntegerField, CharField, CompositeKey, IntegerField
+from peewee import BigIntegerField, CharField, CompositeKey, IntegerField, TextField
 
 from app.models.base import BaseModel, DateTimeField, JSONField, utcnow
 
@@ -48,7 +48,8 @@ class BulkRow(BaseModel):
     job_id = CharField(max_length=36)
     row = IntegerField()  # the row_result's `row`: position in `rows`, JSON Lines line, or CSV line
     item_id = CharField(max_length=40)
-    body = JSONField()
+    # JSON text: written as J1 serialized it (no JSON column conversion per row), read by one item's consumer.
+    body = TextField()
     status = CharField(max_length=10, default=PENDING)
     created = IntegerField(default=0)
     updated = IntegerField(default=0)

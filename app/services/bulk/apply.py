@@ -2,7 +2,7 @@
 endpoint 8 without its 200-product limit, REPLACE and DELETE are endpoint 10's sections. All the
 rows of the item apply, or none; each row's result says what it changed or the error object that
 endpoint answers for the same problem."""
-import copy
+import json
 from dataclasses import dataclass
 
 from app.db import db
@@ -54,7 +54,7 @@ def apply_item(job, item_id, rows, limits, known_ids=None):
                 require_item_seller(item_id, job.seller_id)
                 for row in rows:
                     before = dict(scope.counts)
-                    _apply_row(item_id, row.body, job.seller_id, limits,
+                    _apply_row(item_id, json.loads(row.body), job.seller_id, limits,
                                {} if known_ids is None else known_ids)
                     results.append(RowResult(row.row, "OK", *(scope.counts.get(action, 0) - before.get(action, 0)
                                                               for action in ("CREATE", "UPDATE", "DELETE"))))
@@ -69,7 +69,6 @@ def apply_item(job, item_id, rows, limits, known_ids=None):
 
 
 def _apply_row(item_id, row, seller_id, limits, known_ids):
-    row = copy.deepcopy(row)
     if any("domain_id" not in f for f in row.get("products_families", ())) \
             or any("position" in p for p in row.get("products", ())):
         _resolve_csv(item_id, row, known_ids)

@@ -13,7 +13,7 @@ from marshmallow import ValidationError
 
 from app.errors import ApiError
 from app.json_input import JsonInputError, loads, might_hold_bad_text, printable, unstorable_values
-from schemas.bulk import ACTIONS, CSV_TYPE, NDJSON_TYPES, BulkRowSchema
+from schemas.bulk import ACTIONS, CSV_TYPE, NDJSON_TYPES, BulkRowSchema, plainly_valid
 from schemas.compatibility_inputs import NOTE_MAX
 from schemas.vocabulary import ITEM_ID_PATTERN, PRODUCT_ID_PATTERN
 
@@ -105,6 +105,8 @@ def _flatten(messages, path):
 
 def _checked(row, where, field):
     """The row as the schema loads it; 400 `validation_error` naming the row and its fields."""
+    if plainly_valid(row):
+        return row
     if not isinstance(row, dict):
         raise _invalid("validation_error", f"{where}: a row is a JSON object", field)
     try:
@@ -163,16 +165,16 @@ def _csv_rows(file, max_rows, attribute_ids):
         header = next(reader, None)
         if header is None:
             return
-        columns = _csv_columns([h.strip() for h in header], attribute_ids)
+        columns = CsvColumns([h.strip() for h in header], attribute_ids)
         rows, count, end = {}, 0, reader.line_num
         for record in reader:
             line, end = end + 1, reader.line_num
-            if not any(cell.strip() for cell in record):
+            if not any(record) or not any(cell.strip() for cell in record):
                 continue
             count += 1
             if count > max_rows:
                 raise _too_many(max_rows, f"line {line}")
-            _csv_line(rows, line, columns, record)
+            columns.add_line(rows, line, record)
     except UnicodeDecodeError as exc:
         raise _invalid("invalid_csv", f"The CSV is not UTF-8 text ({exc.reason}); save it as UTF-8", "csv") from None
     except csv.Error as exc:
@@ -180,62 +182,76 @@ def _csv_rows(file, max_rows, attribute_ids):
     finally:
         text.detach()
     for row in rows.values():
-        yield row["_row"], f"line {row['_row']}", {k: v for k, v in row.items() if k != "_row"}
+        first = row.pop("_row")
+        yield first, f"line {first}", row
 
 
-def _csv_columns(names, attribute_ids):
-    unknown = [n for n in names if n not in CSV_FIXED and n not in attribute_ids]
-    if unknown:
-        raise _invalid("invalid_csv", f"line 1: unknown column {unknown[0]}; the columns are item_id, action, then "
-                       "product_id or the attributes of a vehicle domain (BRAND, MODEL, VEHICLE_YEAR...), then "
-                       "optional note and position", "line 1")
-    missing = [n for n in ("item_id", "action") if n not in names]
-    families = [n for n in names if n not in CSV_FIXED]
-    if missing or ("product_id" in names) == bool(families) or len(set(names)) != len(names):
-        raise _invalid("invalid_csv", "line 1: the header names item_id, action, then either product_id or "
-                       "attribute columns (not both), each column once", "line 1")
-    return names
+class CsvColumns:
+    """The header's columns by position: item_id, action, product_id or a family's attributes, note,
+    position."""
 
+    def __init__(self, names, attribute_ids):
+        unknown = [n for n in names if n not in CSV_FIXED and n not in attribute_ids]
+        if unknown:
+            raise _invalid("invalid_csv", f"line 1: unknown column {unknown[0]}; the columns are item_id, action, "
+                           "then product_id or the attributes of a vehicle domain (BRAND, MODEL, VEHICLE_YEAR...), "
+                           "then optional note and position", "line 1")
+        families = [(n, i) for i, n in enumerate(names) if n not in CSV_FIXED]
+        if "item_id" not in names or "action" not in names or ("product_id" in names) == bool(families) \
+                or len(set(names)) != len(names):
+            raise _invalid("invalid_csv", "line 1: the header names item_id, action, then either product_id or "
+                           "attribute columns (not both), each column once", "line 1")
+        self.width, self.families = len(names), families
+        self.item, self.action = names.index("item_id"), names.index("action")
+        self.product = names.index("product_id") if "product_id" in names else None
+        self.note = names.index("note") if "note" in names else None
+        self.position = names.index("position") if "position" in names else None
 
-def _csv_line(rows, line, columns, record):
-    where = f"line {line}"
-    if len(record) != len(columns):
-        raise _invalid("invalid_csv", f"{where}: {len(record)} fields, the header has {len(columns)}", where)
-    values = {name: cell.strip() for name, cell in zip(columns, record, strict=True)}
-    item_id, action = values["item_id"], values["action"].upper()
-    if not _ID.match(item_id):
-        raise _invalid("validation_error", f"{where}: item_id {item_id!r} is not an item id", f"{where}.item_id")
-    if action not in ACTIONS:
-        raise _invalid("validation_error", f"{where}: action must be one of {', '.join(ACTIONS)}", f"{where}.action")
-    element, section = _csv_element(values, where)
-    row = rows.get(item_id)
-    if row is None:
-        row = rows[item_id] = {"_row": line, "item_id": item_id, "action": action}
-    elif row["action"] != action:
-        raise _invalid("validation_error", f"{where}: item {item_id} is {action} here but {row['action']} on line "
-                       f"{row['_row']}; the lines of one item take one action", f"{where}.action")
-    row.setdefault(section, []).append(element)
+    def add_line(self, rows, line, record):
+        if len(record) != self.width:
+            raise _invalid("invalid_csv", f"line {line}: {len(record)} fields, the header has {self.width}",
+                           f"line {line}")
+        item_id, action = record[self.item].strip(), record[self.action].strip().upper()
+        if not _ID.match(item_id):
+            raise _invalid("validation_error", f"line {line}: item_id {item_id!r} is not an item id",
+                           f"line {line}.item_id")
+        if action not in ACTIONS:
+            raise _invalid("validation_error", f"line {line}: action must be one of {', '.join(ACTIONS)}",
+                           f"line {line}.action")
+        element, section = self._element(line, record)
+        row = rows.get(item_id)
+        if row is None:
+            row = rows[item_id] = {"_row": line, "item_id": item_id, "action": action}
+        elif row["action"] != action:
+            raise _invalid("validation_error", f"line {line}: item {item_id} is {action} here but {row['action']} "
+                           f"on line {row['_row']}; the lines of one item take one action", f"line {line}.action")
+        if section in row:
+            row[section].append(element)
+        else:
+            row[section] = [element]
 
-
-def _csv_element(values, where):
-    """A product ({id}) or a family ({attributes}; its vehicle domain is the item's, found when
-    applied), with its note and its position (a value id or name, resolved when applied)."""
-    if "product_id" in values:
-        if not _PRODUCT.match(values["product_id"]):
-            raise _invalid("validation_error", f"{where}: product_id {values['product_id']!r} is not a product id",
-                           f"{where}.product_id")
-        element, section = {"id": values["product_id"]}, "products"
-    else:
-        attributes = [{"id": name, "value": value} for name, value in values.items()
-                      if name not in CSV_FIXED and value]
-        if not attributes:
-            raise _invalid("validation_error", f"{where}: no attribute value names the vehicles", where)
-        element, section = {"attributes": attributes}, "products_families"
-    if values.get("note"):
-        if len(values["note"]) > NOTE_MAX:
-            raise _invalid("validation_error", f"{where}: the note has more than {NOTE_MAX} characters",
-                           f"{where}.note")
-        element["note"] = values["note"]
-    if values.get("position"):
-        element["position"] = values["position"]
-    return element, section
+    def _element(self, line, record):
+        """A product ({id}) or a family ({attributes}; its vehicle domain is the item's, found when
+        applied), with its note and its position (a value id or name, resolved when applied)."""
+        if self.product is not None:
+            product_id = record[self.product].strip()
+            if not _PRODUCT.match(product_id):
+                raise _invalid("validation_error", f"line {line}: product_id {product_id!r} is not a product id",
+                               f"line {line}.product_id")
+            element, section = {"id": product_id}, "products"
+        else:
+            attributes = [{"id": name, "value": value} for name, i in self.families if (value := record[i].strip())]
+            if not attributes:
+                raise _invalid("validation_error", f"line {line}: no attribute value names the vehicles",
+                               f"line {line}")
+            element, section = {"attributes": attributes}, "products_families"
+        note = record[self.note].strip() if self.note is not None else ""
+        if note:
+            if len(note) > NOTE_MAX:
+                raise _invalid("validation_error", f"line {line}: the note has more than {NOTE_MAX} characters",
+                               f"line {line}.note")
+            element["note"] = note
+        position = record[self.position].strip() if self.position is not None else ""
+        if position:
+            element["position"] = position
+        return element, section

@@ -1,8 +1,11 @@
 """A seller's jobs: storing one (J1) with its rows in one transaction, reading them (J2 to J4) and
 cancelling one (J5)."""
+import json
 import logging
 import uuid
 from dataclasses import dataclass
+
+import orjson
 
 from app.db import is_postgres, lock_rows, write_transaction
 from app.errors import ApiError
@@ -74,7 +77,7 @@ def _submit(body, seller_id, client_id, request_id, idempotency_key, limits, que
         items, batch = {}, []
         for number, item_id, row in read_rows(body, limits.max_rows, vehicle_attribute_ids()):
             items.setdefault(item_id, number)
-            batch.append((job.id, number, item_id, row))
+            batch.append((job.id, number, item_id, _json_text(row)))
             if len(batch) >= BATCH:
                 insert_rows(BulkRow, ROW_FIELDS, batch)
                 job.rows_total += len(batch)
@@ -91,6 +94,13 @@ def _submit(body, seller_id, client_id, request_id, idempotency_key, limits, que
         log.warning("bulk job %s could not be put on the queue (the sweep will): %s: %s", job.id,
                     type(exc).__name__, exc)
     return Submitted(job, False)
+
+
+def _json_text(row):
+    try:
+        return orjson.dumps(row).decode()
+    except TypeError:  # an integer past 64 bits, which the schemas let through in fields they ignore
+        return json.dumps(row, ensure_ascii=False)
 
 
 def require_job(job_id, caller_id):
