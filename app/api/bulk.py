@@ -55,7 +55,7 @@ class BulkJobs(MethodView):
     @blp.doc(requestBody=UPLOAD, parameters=[IDEMPOTENCY_KEY])
     @blp.response(202, BulkJobSchema, example={**examples.JOB, "status": "QUEUED"}, headers=LOCATION)
     @blp.alt_response(200, schema=BulkJobSchema, description="The job an earlier request with the same "
-                      "Idempotency-Key and body made", headers=LOCATION)
+                      "Idempotency-Key and body made", headers=LOCATION, example=examples.JOB)
     def post(self):
         """Upload compatibilities for many items as one job
 

@@ -1,13 +1,15 @@
 """What a consumer does with a job: claim its items one at a time, each applied and its results
 written in one transaction (a consumer killed mid-item leaves it unapplied and unclaimed), and the
 sweep that puts back on the queue a job whose enqueue was lost or whose consumer died."""
+import contextlib
 import datetime
+import fcntl
 import logging
 import time
 
 from peewee import DatabaseError
 
-from app.db import connection, write_transaction
+from app.db import connection, db, is_postgres, write_transaction
 from app.models import BulkItem, BulkJob, BulkRow
 from app.models.base import utcnow
 from app.models.bulk import CANCELLED, DONE, ERROR, FAILED, IN_FLIGHT, OK, PENDING, QUEUED, RUNNING
@@ -15,6 +17,7 @@ from app.services.bulk import queries
 from app.services.bulk.apply import RowResult, apply_item
 
 log = logging.getLogger("app.bulk")
+TURN_S = 0.001
 
 
 def start_job(job_id):
@@ -50,10 +53,29 @@ def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic
     log.debug("bulk job %s: %d item(s) applied in this slice", job_id, applied)
 
 
+@contextlib.contextmanager
+def _one_writer_at_a_time():
+    """On SQLite, consumers take turns on a lock file beside the database before their write
+    transaction: one waiting in SQLite's busy handler sleeps in steps of up to 100 ms and misses most
+    of the moments the other commits; one waiting on the file wakes when it is released. PostgreSQL's
+    consumers write side by side (each holds only its item)."""
+    if is_postgres():
+        yield
+        return
+    with open(f"{db.obj.database}-bulk.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    # The lock is not fair: a moment's pause lets a consumer that waits for it take it.
+    time.sleep(TURN_S)
+
+
 def apply_next_item(job, limits, known_ids=None):
     """Claims the job's next item and applies its rows; False when none was left."""
     try:
-        with write_transaction():
+        with _one_writer_at_a_time(), write_transaction():
             unit = queries.claim_next_item(job.id)
             if unit is not None:
                 _apply_unit(job, unit, limits, known_ids)
