@@ -1,6 +1,7 @@
 """Operator commands: db, catalog, demo, tokens, notes, history, worker."""
 import json
 import logging
+import os
 
 import click
 from flask import current_app
@@ -192,12 +193,15 @@ def history_purge(days):
 
 @click.command("worker")
 @click.option("--threads", type=int, default=1, show_default=True,
-              help="Jobs this process works on at once (each a thread with its own connection)")
+              help="Tasks this process works on at once (each a thread with its own connection)")
+@click.option("--nice", type=click.IntRange(0, 19), default=10, show_default=True,
+              help="CPU priority below the web workers' (os.nice): requests keep their latency while a job runs")
 @with_appcontext
-def worker(threads):
-    """Run one background worker in the foreground until stopped (Ctrl-C, or SIGTERM: it finishes
-    the item it holds first): it applies bulk compatibility jobs (J1) and, once a minute, puts back
-    on the queue the jobs whose consumer died or whose enqueue was lost.
+def worker(threads, nice):
+    """Run one background worker in the foreground until stopped (Ctrl-C lets it finish its task
+    first; SIGTERM stops it at once, which loses nothing either): it applies bulk compatibility jobs
+    (J1) and, once a minute, puts back on the queue the jobs whose consumer died or whose enqueue
+    was lost.
 
     To run several, start the command several times, on this host or on others: every worker
     shares the work of the queue that QUEUE_URL names (by default beside DATABASE_URL: a SQLite
@@ -208,6 +212,7 @@ def worker(threads):
     """
     if threads < 1:
         raise click.ClickException("--threads must be 1 or more")
+    os.nice(nice)
     huey_log = logging.getLogger("huey")
     if not huey_log.handlers:
         handler = logging.StreamHandler()
