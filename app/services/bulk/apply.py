@@ -11,8 +11,9 @@ from app.models import AttributeScope, Compatibility, ProductAttribute
 from app.services import compat, history
 from app.services.auth import require_item_seller
 from app.services.catalog.text_normalize import value_key
-from app.services.compat.context import ItemContext, loadable_domain_ids, lock_item
+from app.services.compat.context import ItemContext, load_rules, loadable_domain_ids, lock_item
 from app.services.compat.plans import family_products, resolve_products
+from app.services.compat.restrictions import RestrictionCatalog
 from schemas.bulk import ADD, DELETE
 from schemas.vocabulary import DEFAULT, SELLER
 
@@ -41,21 +42,20 @@ def limits_for(config):
     return compat.Limits(max_products=per_item, max_families=per_item, max_per_item=per_item)
 
 
-def apply_item(job, item_id, rows, limits, known_ids=None):
+def apply_item(job, item_id, rows, limits, terms=None):
     """[RowResult] of the item's rows (BulkRow, in row order), their changes made in the caller's
-    transaction, or none of them (a savepoint rolled back) when one fails. `known_ids` caches, for
-    one consumer's run, which CSV cells are value ids."""
+    transaction, or none of them (a savepoint rolled back) when one fails. `terms` caches, for one
+    consumer's run, what CSV rows are read by (see _resolve_csv)."""
     scope = history.ChangeScope(history.Actor(history.BULK, job.seller_id, job.client_id), job.request_id,
                                 job_id=job.id)
     results = []
     with history.change_scope(scope):
         try:
             with db.atomic():
-                require_item_seller(item_id, job.seller_id)
+                item = require_item_seller(item_id, job.seller_id)
                 for row in rows:
                     before = dict(scope.counts)
-                    _apply_row(item_id, json.loads(row.body), job.seller_id, limits,
-                               {} if known_ids is None else known_ids)
+                    _apply_row(item, json.loads(row.body), job.seller_id, limits, {} if terms is None else terms)
                     results.append(RowResult(row.row, "OK", *(scope.counts.get(action, 0) - before.get(action, 0)
                                                               for action in ("CREATE", "UPDATE", "DELETE"))))
         except ApiError as exc:
@@ -68,10 +68,11 @@ def apply_item(job, item_id, rows, limits, known_ids=None):
     return results
 
 
-def _apply_row(item_id, row, seller_id, limits, known_ids):
+def _apply_row(item, row, seller_id, limits, terms):
+    item_id = item.id
     if any("domain_id" not in f for f in row.get("products_families", ())) \
             or any("position" in p for p in row.get("products", ())):
-        _resolve_csv(item_id, row, known_ids)
+        _resolve_csv(item, row, terms)
     if row["action"] == ADD:
         compat.add_compatibilities(item_id, _create_section(row), seller_id, limits)
     elif row["action"] == DELETE:
@@ -123,34 +124,43 @@ def _replacement(item_id, row, limits):
     return body
 
 
-def _is_value_id(domain_id, attribute_id, value, known_ids):
-    key = (domain_id, attribute_id, value)
-    if key not in known_ids:
-        known_ids[key] = (ProductAttribute.select(ProductAttribute.product).join(
+def _is_value_id(domain_id, attribute_id, value, terms):
+    key = ("value", domain_id, attribute_id, value)
+    if key not in terms:
+        terms[key] = (ProductAttribute.select(ProductAttribute.product).join(
             AttributeScope, on=ProductAttribute.scope == AttributeScope.id).where(
             AttributeScope.domain_id == domain_id, AttributeScope.attribute_id == attribute_id,
             ProductAttribute.value_id == value).limit(1).exists())
-    return known_ids[key]
+    return terms[key]
 
 
-def _resolve_csv(item_id, row, known_ids):
+def _vehicle_domain(item, terms):
+    """(the vehicle domain endpoint 1 gives first for the item's domain and category, its POSITION
+    values {value id: (code, name)}), or (None, {})."""
+    key = ("domain", item.domain_id, item.category_id)
+    if key not in terms:
+        domains = loadable_domain_ids(load_rules(item))
+        positions = RestrictionCatalog(item.domain_id).attributes(domains[0]).get(POSITION, (None, {}))[1] \
+            if domains else {}
+        terms[key] = (domains[0] if domains else None, positions)
+    return terms[key]
+
+
+def _resolve_csv(item, row, terms):
     """A CSV line names its family by the item's vehicle domain (endpoint 1) and each value by its id
     or its name, and its position by a value id or name: all found here, for the item's domain. A
     value is its id when some vehicle has it as one (then the family's lookup is the exact one),
     else a name (matched ignoring case and accents)."""
-    item = lock_item(item_id)
-    ctx = ItemContext(item)
-    domains = loadable_domain_ids(ctx.rules)
-    if not domains:
+    domain_id, positions = _vehicle_domain(item, terms)
+    if domain_id is None:
         raise ApiError("domain_not_compatible", f"Items of domain {item.domain_id} cannot be made compatible with "
                        f"any vehicle domain (see GET /catalog/dumps/domains/{item.site_id}/compatibilities)")
-    positions = ctx.restrictions.attributes(domains[0]).get(POSITION, (None, {}))[1]
     by_name = {value_key(name): value_id for value_id, (_, name) in positions.items()}
     for element in (*row.get("products", ()), *row.get("products_families", ())):
         if "attributes" in element:
-            element.setdefault("domain_id", domains[0])
+            element.setdefault("domain_id", domain_id)
             element["attributes"] = [
-                {"id": a["id"], "value_id": a["value"]} if _is_value_id(domains[0], a["id"], a["value"], known_ids)
+                {"id": a["id"], "value_id": a["value"]} if _is_value_id(domain_id, a["id"], a["value"], terms)
                 else {"id": a["id"], "value_name": a["value"]} for a in element["attributes"]]
         position = element.pop("position", None)
         if position is not None:

@@ -47,8 +47,8 @@ def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic
         return
     if pending_items(job_id, 2) > 1:
         enqueue_successor()
-    deadline, applied, known_ids = clock() + slice_s, 0, {}
-    while clock() < deadline and apply_next_item(job, limits, known_ids):
+    deadline, applied, terms = clock() + slice_s, 0, {}
+    while clock() < deadline and apply_next_item(job, limits, terms):
         applied += 1
     log.debug("bulk job %s: %d item(s) applied in this slice", job_id, applied)
 
@@ -72,13 +72,13 @@ def _one_writer_at_a_time():
     time.sleep(TURN_S)
 
 
-def apply_next_item(job, limits, known_ids=None):
+def apply_next_item(job, limits, terms=None):
     """Claims the job's next item and applies its rows; False when none was left."""
     try:
         with _one_writer_at_a_time(), write_transaction():
             unit = queries.claim_next_item(job.id)
             if unit is not None:
-                _apply_unit(job, unit, limits, known_ids)
+                _apply_unit(job, unit, limits, terms)
             # With nothing left to claim the job may still be RUNNING (the sweep put it back).
             finished = _finish_if_done(job.id)
     except DatabaseError:
@@ -89,10 +89,10 @@ def apply_next_item(job, limits, known_ids=None):
     return unit is not None
 
 
-def _apply_unit(job, unit, limits, known_ids):
+def _apply_unit(job, unit, limits, terms):
     rows = queries.pending_rows(job.id, unit.item_id)
     try:
-        results = apply_item(job, unit.item_id, rows, limits, known_ids)
+        results = apply_item(job, unit.item_id, rows, limits, terms)
     except DatabaseError:
         raise
     except Exception:  # a defect, not the data: the item's rows say so, and the job goes on
