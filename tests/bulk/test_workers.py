@@ -17,7 +17,7 @@ from tests.bundles import item
 from tests.gunicorn_util import ROOT
 
 pytestmark = pytest.mark.slow
-ITEMS = [f"MLA5{n:03d}" for n in range(60)]
+ITEMS = [f"MLA5{n:03d}" for n in range(30)]
 GOL = {"domain_id": "MLA-CARS_AND_VANS", "attributes": [{"id": "BRAND", "value_name": "Volkswagen"},
                                                         {"id": "MODEL", "value_name": "Gol"}]}
 ROWS = [{"item_id": item_id, "action": "ADD", "products_families": [GOL]} for item_id in ITEMS]
@@ -34,7 +34,10 @@ class Worker:
                                         env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
         self.lines, self.ready = [], threading.Event()
         threading.Thread(target=self._read, daemon=True).start()
+
+    def wait_ready(self):
         assert self.ready.wait(60), "".join(self.lines)
+        return self
 
     def _read(self):
         for line in self.process.stderr:
@@ -45,7 +48,7 @@ class Worker:
     def slices(self):
         return sum(int(m) for line in self.lines for m in re.findall(r"(\d+) item\(s\) applied", line))
 
-    def stop(self, sig=signal.SIGINT):
+    def stop(self, sig=signal.SIGTERM):
         if self.process.poll() is None:
             self.process.send_signal(sig)
         self.process.wait(30)
@@ -76,14 +79,14 @@ def assert_applied_once(client, in_db, job_id):
 
 def test_a_worker_killed_mid_job_leaves_it_to_another_with_every_row_applied_once(bulk_app, client, in_db,
                                                                                    many_items):
-    first = Worker(bulk_app)
+    first = Worker(bulk_app).wait_ready()
     job_id = upload(client, ROWS).get_json()["id"]
     done = lambda: in_db(lambda: BulkJob.get_by_id(job_id).rows_done)  # noqa: E731
     wait_for(lambda: done() > 0)
     first.stop(signal.SIGKILL)
     assert 0 < done() < len(ITEMS), "the job finished before the worker was killed"
     # The second worker's sweep at start puts the job back at once (a stale job, with this setting).
-    second = Worker(bulk_app, BULK_STALE_AFTER_S=0)
+    second = Worker(bulk_app, BULK_STALE_AFTER_S=0).wait_ready()
     try:
         wait_for(lambda: job(client, job_id)["status"] == "DONE")
     finally:
@@ -94,6 +97,8 @@ def test_a_worker_killed_mid_job_leaves_it_to_another_with_every_row_applied_onc
 
 def test_two_workers_share_one_jobs_items_without_conflict(bulk_app, client, in_db, many_items):
     workers = [Worker(bulk_app), Worker(bulk_app)]
+    for worker in workers:
+        worker.wait_ready()
     try:
         job_id = upload(client, ROWS).get_json()["id"]
         wait_for(lambda: job(client, job_id)["status"] == "DONE")
