@@ -1,6 +1,12 @@
 """What the workers do with a job's rows: the synchronous endpoints' rules, through the same services,
 without the 200-product limit; the rows of one item together or not at all; history records of
 actor BULK with the job's id; progress a person can follow."""
+import os
+import uuid
+
+import pytest
+import redis
+
 from tests.bulk.conftest import AUTH, job, products_of, results, upload
 from tests.helpers import loaded_app
 
@@ -141,3 +147,26 @@ def test_universal_follows_rule_a3(client, work):
                                      {"item_id": "MLA100", "action": "ADD", "universal": True}])
     assert rows[0]["status"] == "OK" and rows[0]["created"] == 1
     assert rows[1]["error"]["error"] == "universal_not_allowed"
+
+
+def test_a_redis_queue_carries_the_jobs_too(request, database_url):
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    client = redis.Redis.from_url(url, socket_connect_timeout=2)
+    try:
+        client.ping()
+    except redis.exceptions.ConnectionError as exc:
+        client.close()
+        if os.environ.get("REQUIRE_REDIS") == "1":
+            pytest.fail(f"Redis required but unreachable at {url}: {exc}")
+        pytest.skip(f"Redis unreachable at {url}: {exc}")
+    name = f"test-bulk-{uuid.uuid4().hex[:12]}"
+    app = loaded_app(request, database_url, QUEUE_URL=url, QUEUE_NAME=name)
+    try:
+        response = upload(app.test_client(), [{"item_id": "MLA100", "action": "ADD", "products": [{"id": "MLA90001"}]}])
+        with app.app_context():
+            assert app.extensions["bulk_queue"].run_pending() == 1
+        assert job(app.test_client(), response.get_json()["id"])["status"] == "DONE"
+    finally:
+        app.extensions["bulk_queue"].close()
+        client.delete(*client.keys(f"*{name}*") or ["-"])
+        client.close()
