@@ -56,8 +56,8 @@ def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic
 @contextlib.contextmanager
 def _one_writer_at_a_time():
     """On SQLite, consumers take turns on a lock file beside the database before their write
-    transaction: one waiting in SQLite's busy handler sleeps in steps of up to 100 ms and misses most
-    of the moments the other commits; one waiting on the file wakes when it is released. PostgreSQL's
+    transaction: one waiting in SQLite's busy handler sleeps in ever longer steps and misses most of
+    the moments the other commits; one waiting on the file wakes when it is released. PostgreSQL's
     consumers write side by side (each holds only its item)."""
     if is_postgres():
         yield
