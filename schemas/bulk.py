@@ -5,7 +5,7 @@ import re
 from marshmallow import ValidationError, fields, post_dump, validate, validates_schema
 
 from schemas.common import DictSchema, ErrorSchema, PagingQuerySchema, StrictSchema, page_envelope
-from schemas.compatibility_inputs import (
+from schemas.compat import (
     NOTE_MAX,
     FamilyElementSchema,
     ProductElementSchema,

@@ -2,7 +2,7 @@
 from flask import current_app, g, request
 from flask.views import MethodView
 
-from app.http.ratelimit import compat_writes
+from app.http.ratelimit import compat_rate_limit
 from app.http.smorest import Blueprint
 from app.services import bulk
 from schemas.bulk import (
@@ -49,7 +49,7 @@ class BulkJobs(MethodView):
         return bulk.list_jobs(g.caller_id, query.get("status"), query["limit"], query["offset"])
 
     @blp.auth("token")
-    @compat_writes
+    @compat_rate_limit
     @blp.errors("validation_error", "invalid_json", "invalid_csv", "too_many_rows", "invalid_characters",
                 "request_entity_too_large", "idempotency_conflict", "too_many_jobs", "local_rate_limited")
     @blp.doc(requestBody=UPLOAD, parameters=[IDEMPOTENCY_KEY])

@@ -6,7 +6,7 @@ import re
 
 from app.services.bulk.problems import invalid, too_many
 from schemas.bulk import ACTIONS
-from schemas.compatibility_inputs import NOTE_MAX
+from schemas.compat import NOTE_MAX
 from schemas.vocabulary import ITEM_ID_PATTERN, PRODUCT_ID_PATTERN
 
 CSV_FIXED = ("item_id", "action", "product_id", "note", "position")
