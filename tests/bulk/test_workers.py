@@ -33,7 +33,8 @@ class Worker:
         self.process = subprocess.Popen([sys.executable, "-m", "flask", "--app", "wsgi", "worker"], cwd=ROOT,
                                         env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
         self.lines, self.ready = [], threading.Event()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def wait_ready(self):
         assert self.ready.wait(60), "".join(self.lines)
@@ -52,6 +53,7 @@ class Worker:
         if self.process.poll() is None:
             self.process.send_signal(sig)
         self.process.wait(30)
+        self.reader.join(30)  # every line it wrote, read
         self.process.stderr.close()
 
 
