@@ -5,7 +5,7 @@ import uuid
 
 import pytest
 
-from app.db import connection
+from app.db import db
 from tests.bundles import SELLER, TOKENS
 from tests.helpers import bearer, loaded_app
 
@@ -13,36 +13,24 @@ AUTH = bearer(TOKENS[SELLER])
 
 
 @pytest.fixture
-def bulk_app(request, database_url):
-    """The base bundle loaded; the queue is a SQLite file beside the test's database, or on
+def app(request, database_url):
+    """The base bundle loaded (in place of tests/conftest.py's empty app, so that its `client` and
+    `run_db` serve these tests); the queue is a SQLite file beside the test's database, or on
     PostgreSQL its tables under a queue name of this test's own."""
-    settings = {"QUEUE_NAME": f"test-{uuid.uuid4().hex[:12]}"}
-    app = loaded_app(request, database_url, **settings)
+    app = loaded_app(request, database_url, QUEUE_NAME=f"test-{uuid.uuid4().hex[:12]}")
     yield app
     app.extensions["bulk_queue"].close()
+    if hasattr(db.obj, "close_all"):
+        db.obj.close_all()
 
 
 @pytest.fixture
-def client(bulk_app):
-    return bulk_app.test_client()
-
-
-@pytest.fixture
-def work(bulk_app):
+def work(app):
     """Runs the queued tasks until none is left; answers how many ran."""
 
     def run():
-        with bulk_app.app_context():
-            return bulk_app.extensions["bulk_queue"].run_pending()
-
-    return run
-
-
-@pytest.fixture
-def in_db(bulk_app):
-    def run(fn, *args, **kwargs):
-        with bulk_app.app_context(), connection():
-            return fn(*args, **kwargs)
+        with app.app_context():
+            return app.extensions["bulk_queue"].run_pending()
 
     return run
 

@@ -58,8 +58,8 @@ class Worker:
 
 
 @pytest.fixture
-def many_items(in_db):
-    in_db(import_bundle, {"items": [item(item_id, "MLA1747", "MLA-BRAKE_PADS") for item_id in ITEMS]})
+def many_items(run_db):
+    run_db(import_bundle, {"items": [item(item_id, "MLA1747", "MLA-BRAKE_PADS") for item_id in ITEMS]})
 
 
 def wait_for(condition, timeout=120):
@@ -69,36 +69,36 @@ def wait_for(condition, timeout=120):
         time.sleep(0.02)
 
 
-def assert_applied_once(client, in_db, job_id):
+def assert_applied_once(client, run_db, job_id):
     finished = job(client, job_id)
     assert finished["status"] == "DONE", finished
     assert finished["rows"] == {"total": len(ITEMS), "done": len(ITEMS), "ok": len(ITEMS), "error": 0}
     assert finished["compatibilities"]["created"] == 6 * len(ITEMS)
     assert {r["status"] for r in results(client, job_id)} == {"OK"}
-    created = in_db(lambda: CompatibilityChange.select().where(CompatibilityChange.job_id == job_id).count())
+    created = run_db(lambda: CompatibilityChange.select().where(CompatibilityChange.job_id == job_id).count())
     assert created == 6 * len(ITEMS)
 
 
-def test_a_worker_killed_mid_job_leaves_it_to_another_with_every_row_applied_once(bulk_app, client, in_db,
+def test_a_worker_killed_mid_job_leaves_it_to_another_with_every_row_applied_once(app, client, run_db,
                                                                                    many_items):
-    first = Worker(bulk_app).wait_ready()
+    first = Worker(app).wait_ready()
     job_id = upload(client, ROWS).get_json()["id"]
-    done = lambda: in_db(lambda: BulkJob.get_by_id(job_id).rows_done)  # noqa: E731
+    done = lambda: run_db(lambda: BulkJob.get_by_id(job_id).rows_done)  # noqa: E731
     wait_for(lambda: done() > 0)
     first.stop(signal.SIGKILL)
     assert 0 < done() < len(ITEMS), "the job finished before the worker was killed"
     # The second worker's sweep at start puts the job back at once (a stale job, with this setting).
-    second = Worker(bulk_app, BULK_STALE_AFTER_S=0).wait_ready()
+    second = Worker(app, BULK_STALE_AFTER_S=0).wait_ready()
     try:
         wait_for(lambda: job(client, job_id)["status"] == "DONE")
     finally:
         second.stop()
-    assert_applied_once(client, in_db, job_id)
+    assert_applied_once(client, run_db, job_id)
     assert second.slices() > 0
 
 
-def test_two_workers_share_one_jobs_items_without_conflict(bulk_app, client, in_db, many_items):
-    workers = [Worker(bulk_app), Worker(bulk_app)]
+def test_two_workers_share_one_jobs_items_without_conflict(app, client, run_db, many_items):
+    workers = [Worker(app), Worker(app)]
     for worker in workers:
         worker.wait_ready()
     try:
@@ -107,7 +107,7 @@ def test_two_workers_share_one_jobs_items_without_conflict(bulk_app, client, in_
     finally:
         for worker in workers:
             worker.stop()
-    assert_applied_once(client, in_db, job_id)
+    assert_applied_once(client, run_db, job_id)
     assert all(worker.slices() > 0 for worker in workers), [w.slices() for w in workers]
     assert sum(worker.slices() for worker in workers) == len(ITEMS)
     assert not any("Traceback" in line for worker in workers for line in worker.lines)
