@@ -9,6 +9,7 @@ import pathlib
 import re
 
 from app.config import gunicorn_bind, load_settings
+from app.readiness import exit_on_bad_settings
 
 TEMPLATE = pathlib.Path(__file__).with_name("nginx.conf")
 
@@ -31,7 +32,9 @@ def main(argv=None):
     parser.add_argument("--upstream", default=gunicorn_bind(),
                         help="gunicorn's address (default: BIND, or 127.0.0.1:PORT)")
     args = parser.parse_args(argv)
-    print(render(args.listen, args.upstream, load_settings()["MAX_CONTENT_LENGTH"]), end="")
+    with exit_on_bad_settings():
+        max_body = load_settings()["MAX_CONTENT_LENGTH"]
+    print(render(args.listen, args.upstream, max_body), end="")
 
 
 if __name__ == "__main__":
