@@ -10,7 +10,7 @@ from app.config import gunicorn_bind, local_url
 from app.db import connection
 from app.db_faults import storage_fault
 from app.errors import ApiError
-from app.migrations import create_schema, schema_status
+from app.migrations import create_schema, schema_drift, schema_status
 from app.services import compat, history
 from app.services.auth import purge_dead_tokens
 from app.services.auth import tokens as auth
@@ -42,10 +42,14 @@ def db_init():
 
 @db_cli.command("status")
 def db_status():
-    """List the migrations and when each was applied."""
+    """List the migrations and when each was applied; exit 1 when the schema is not this code's."""
     with connection():
+        drift = schema_drift()
         for name, applied in schema_status():
-            click.echo(f"{name}\t{applied or 'pending'}")
+            click.echo(f"{name}\t{applied or 'pending'}" + ("\tunknown to this code" if name in drift.unknown else ""))
+    if drift:
+        raise click.ClickException(str(drift))
+    click.echo("schema current")
 
 
 @tokens_cli.command("create")

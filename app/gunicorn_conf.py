@@ -10,7 +10,7 @@ import os
 import re
 
 from app.config import gunicorn_bind, load_settings
-from app.readiness import exit_on_bad_settings
+from app.readiness import check_schema_at_start, exit_on_bad_settings
 
 with exit_on_bad_settings():
     settings = load_settings()
@@ -42,3 +42,8 @@ logger_class = "app.logs.GunicornLogger"
 # No preload: each worker builds the app and opens its own database connections after the fork.
 preload_app = False
 
+
+def on_starting(server):
+    """Once, in the master, before it binds or forks: the schema must be this code's."""
+    with exit_on_bad_settings():
+        check_schema_at_start(settings, server.log)
