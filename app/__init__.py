@@ -41,7 +41,9 @@ def create_app(config=None):
     app.json.ensure_ascii = False
     _configure_logging(app)
 
-    install(make_database(app.config["DATABASE_URL"] or default_sqlite_url(app.instance_path), app.config))
+    database_url = app.config["DATABASE_URL"] or default_sqlite_url(app.instance_path)
+    app.extensions["database_url"] = database_url  # what operator commands say they act on
+    install(make_database(database_url, app.config))
 
     api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
     # First of the after_request functions, so it runs last: it compresses the final body.

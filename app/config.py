@@ -103,6 +103,8 @@ class Origins:
 
 def shown_url(url):
     """A database URL as messages show it: the password (in the authority or the query) as ***."""
+    if url.startswith("sqlite:"):
+        return url
     parts = urlsplit(url)
     netloc = parts.netloc
     if parts.password is not None:

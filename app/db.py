@@ -28,10 +28,15 @@ sqlite3.register_adapter(type(None), _null)
 sqlite3.register_adapter(bool, int)
 
 
+def embedded_url(instance_path):
+    """The embedded database's URL: a SQLite file in the instance folder."""
+    return "sqlite:///" + os.path.join(instance_path, "marketplace.db")
+
+
 def default_sqlite_url(instance_path):
     """The embedded database, used when DATABASE_URL is empty: the one URL whose folder is created."""
     os.makedirs(instance_path, exist_ok=True)
-    return "sqlite:///" + os.path.join(instance_path, "marketplace.db")
+    return embedded_url(instance_path)
 
 
 def sqlite_path(url):

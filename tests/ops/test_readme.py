@@ -122,7 +122,7 @@ def test_walk_throughs_answer_as_shown_on_a_fresh_demo(tmp_path):
     assert missing == [], f"the README's walk-throughs use curl and jq: install {missing}"
     problems = []
     with fresh_database("sqlite", tmp_path) as url:
-        flask_cli(url, "demo")
+        flask_cli(url, "demo", "--force")
         # As the first command serves it: the default settings, rate limits on.
         with Gunicorn(url, tmp_path, workers=2, RATELIMIT_ENABLED="true") as server:
             for block in walk_throughs(README):
