@@ -11,6 +11,7 @@ from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 from peewee import DatabaseError, InterfaceError
 
+from app.backup import BackupError, backup, backup_path, kind_of, restore
 from app.config import gunicorn_bind, local_url
 from app.db import connection, embedded_url, sqlite_path
 from app.db_faults import storage_fault
@@ -59,6 +60,41 @@ def db_status():
     if drift:
         raise click.ClickException(str(drift))
     click.echo("schema current")
+
+
+@db_cli.command("backup")
+@click.argument("path", type=click.Path(dir_okay=True, writable=True))
+@operator_command(EXISTS)
+def db_backup(path):
+    """Write the database to PATH in its own format (SQLite: a database file; PostgreSQL: pg_dump -Fc), or to a
+    new timestamped file when PATH is a folder. Safe while the service serves; never overwrites a file."""
+    try:
+        path = backup_path(path)
+        size = backup(path)
+    except BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"backup written: {path} ({size} bytes)")
+
+
+@db_cli.command("restore")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--dry-run", is_flag=True, help="Check the backup and say what would be replaced; change nothing")
+@click.option("--yes", is_flag=True, help="Replace the database without asking")
+@operator_command(CREATES)
+def db_restore(path, dry_run, yes):
+    """Replace everything in the database by the backup at PATH (written by db backup from the same kind of
+    database). Stop the web service and the workers first."""
+    try:
+        kind_of(path)
+        if dry_run:
+            click.echo(f"would replace everything in the database by {path} (dry run)")
+            return
+        if not yes:
+            confirm_everything(f"this replaces everything in the database by {path}")
+        restore(path)
+    except BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"restored from {path}; `flask --app wsgi db status` says whether it needs db upgrade")
 
 
 @tokens_cli.command("create")
