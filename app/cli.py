@@ -91,7 +91,8 @@ def db_restore(path, dry_run, yes):
             return
         if not yes:
             confirm_everything(f"this replaces everything in the database by {path}")
-        restore(path)
+        with connection():
+            restore(path)
     except BackupError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"restored from {path}; `flask --app wsgi db status` says whether it needs db upgrade")
