@@ -43,6 +43,7 @@ def create_app(config=None):
     _configure_logging(app)
 
     database_url = app.config["DATABASE_URL"] or default_sqlite_url(app.instance_path)
+    app.extensions["database_url"] = database_url  # what operator commands say they act on
     install(make_database(database_url, app.config))
     app.extensions["bulk_queue"] = JobQueue.from_settings(app.config, database_url, limits_for(app.config))
 

@@ -1,4 +1,8 @@
-"""Operator commands: db, catalog, demo, tokens, notes, history, worker."""
+"""Operator commands: db, catalog, demo, tokens, notes, history, worker.
+
+Each says which database it acts on and fails with one line (app/operator.py); those that delete
+have --dry-run, and ask before deleting everything unless --yes.
+"""
 import json
 import logging
 import os
@@ -8,13 +12,16 @@ from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 from peewee import DatabaseError, InterfaceError
 
+from app.backup import BackupError, backup, backup_path, kind_of, restore
 from app.config import gunicorn_bind, local_url
-from app.db import connection
+from app.db import connection, embedded_url, sqlite_path
 from app.db_faults import storage_fault
 from app.errors import ApiError
-from app.migrations import create_schema, schema_status
+from app.migrations import create_schema, schema_drift, schema_status
+from app.models import Item, Product, User
+from app.operator import CREATES, CURRENT, EXISTS, confirm_everything, database_url, holds_rows, operator_command
 from app.services import compat, history
-from app.services.auth import purge_dead_tokens
+from app.services.auth import count_dead_tokens, purge_dead_tokens
 from app.services.auth import tokens as auth
 from app.services.bundle import BundleError, export_bundle, import_bundle, read_bundle
 
@@ -26,6 +33,7 @@ history_cli = AppGroup("history", help="The change history of compatibilities (H
 
 
 @db_cli.command("upgrade")
+@operator_command(CREATES)
 def db_upgrade():
     """Bring DATABASE_URL's schema to this release: build an empty database, or apply the migrations an
     existing one has not had yet (its data kept). Safe to run any number of times."""
@@ -35,6 +43,7 @@ def db_upgrade():
 
 
 @db_cli.command("init")
+@operator_command(CREATES)
 def db_init():
     """The same as `db upgrade` (import-format.md names this one): creates or upgrades the schema."""
     with connection():
@@ -43,48 +52,90 @@ def db_init():
 
 
 @db_cli.command("status")
+@operator_command(EXISTS)
 def db_status():
-    """List the migrations and when each was applied."""
-    with connection():
-        for name, applied in schema_status():
-            click.echo(f"{name}\t{applied or 'pending'}")
+    """List the migrations and when each was applied; exit 1 when the schema is not this code's."""
+    drift = schema_drift()
+    for name, applied in schema_status():
+        click.echo(f"{name}\t{applied or 'pending'}" + ("\tunknown to this code" if name in drift.unknown else ""))
+    if drift:
+        raise click.ClickException(str(drift))
+    click.echo("schema current")
+
+
+@db_cli.command("backup")
+@click.argument("path", type=click.Path(dir_okay=True, writable=True))
+@operator_command(EXISTS)
+def db_backup(path):
+    """Write the database to PATH in its own format (SQLite: a database file; PostgreSQL: pg_dump -Fc), or to a
+    new timestamped file when PATH is a folder. Safe while the service serves; never overwrites a file."""
+    try:
+        path = backup_path(path)
+        size = backup(path)
+    except BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"backup written: {path} ({size} bytes)")
+
+
+@db_cli.command("restore")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--dry-run", is_flag=True, help="Check the backup and say what would be replaced; change nothing")
+@click.option("--yes", is_flag=True, help="Replace the database without asking")
+@operator_command(CREATES)
+def db_restore(path, dry_run, yes):
+    """Replace everything in the database by the backup at PATH (written by db backup from the same kind of
+    database). Stop the web service and the workers first."""
+    try:
+        kind_of(path)
+        if dry_run:
+            click.echo(f"would replace everything in the database by {path} (dry run)")
+            return
+        if not yes:
+            confirm_everything(f"this replaces everything in the database by {path}")
+        with connection():
+            restore(path)
+    except BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"restored from {path}; `flask --app wsgi db status` says whether it needs db upgrade")
 
 
 @tokens_cli.command("create")
 @click.option("--user", "user_id", type=int, required=True, help="User id")
 @click.option("--ttl", type=int, default=None, help="Seconds until it expires (default: never)")
+@operator_command(CURRENT)
 def tokens_create(user_id, ttl):
     """Print a new access token for a user."""
-    with connection():
-        try:
-            click.echo(auth.create_access_token(user_id, ttl))
-        except ApiError as exc:
-            raise click.ClickException(exc.message) from None
+    try:
+        click.echo(auth.create_access_token(user_id, ttl))
+    except ApiError as exc:
+        raise click.ClickException(exc.message) from None
 
 
 @tokens_cli.command("code")
 @click.option("--client-id", required=True)
 @click.option("--user", "user_id", type=int, required=True)
+@operator_command(CURRENT)
 def tokens_code(client_id, user_id):
     """Print an authorization code for (application, user), as a consent screen would."""
-    with connection():
-        try:
-            click.echo(auth.issue_authorization_code(
-                client_id, user_id, current_app.config["AUTHORIZATION_CODE_TTL_S"]))
-        except ApiError as exc:
-            raise click.ClickException(exc.message) from None
+    try:
+        click.echo(auth.issue_authorization_code(client_id, user_id, current_app.config["AUTHORIZATION_CODE_TTL_S"]))
+    except ApiError as exc:
+        raise click.ClickException(exc.message) from None
 
 
 @tokens_cli.command("purge")
-def tokens_purge():
+@click.option("--dry-run", is_flag=True, help="Say how many would be deleted; delete nothing")
+@operator_command(CURRENT)
+def tokens_purge(dry_run):
     """Delete expired or revoked access tokens, expired refresh tokens and expired or used codes."""
-    with connection():
-        purged = purge_dead_tokens()
-    click.echo(", ".join(f"{count} {name.replace('_', ' ')}" for name, count in purged.items()) + " purged")
+    counts = count_dead_tokens() if dry_run else purge_dead_tokens()
+    click.echo(", ".join(f"{count} {name.replace('_', ' ')}" for name, count in counts.items())
+               + (" would be purged (dry run)" if dry_run else " purged"))
 
 
 @catalog_cli.command("import")
 @click.argument("path", type=click.File("rb"))
+@operator_command(CREATES)
 def catalog_import(path):
     """Load a catalog bundle (PATH, or - for standard input); creates the schema if missing."""
     # Bytes, not text: a file that is not UTF-8 is a problem to report, not a UnicodeDecodeError.
@@ -100,23 +151,33 @@ def catalog_import(path):
 
 @catalog_cli.command("export")
 @click.argument("path", type=click.File("w", encoding="utf-8"))
+@operator_command(CURRENT)
 def catalog_export(path):
     """Write the whole database as a bundle (PATH, or - for standard output)."""
-    with connection():
-        bundle = export_bundle()
+    bundle = export_bundle()
     json.dump(bundle, path, ensure_ascii=False, indent=1)
     path.write("\n")
 
 
 @click.command("demo")
+@click.option("--force", is_flag=True, help="Load it into a database that holds data or is not the embedded one")
 @with_appcontext
-def demo():
-    """Load the demo bundle and print a token of each demo user."""
-    from app.data.demo import build_demo_bundle
+@operator_command(CREATES)
+def demo(force):
+    """Load the demo bundle into the embedded database and print a token of each demo user.
 
+    Its tokens and its application's secret are published: it refuses a database that is not the
+    embedded SQLite default (DATABASE_URL set), or that already holds data, unless --force."""
+    from app.data.demo import DEMO_TOKENS, build_demo_bundle
+
+    with connection():
+        if not force and not _may_load_demo(DEMO_TOKENS):
+            return
     bundle = build_demo_bundle()
     report = _import_or_exit(bundle, "demo")
     click.echo(f"demo loaded: {sum(report.values())} records")
+    click.echo("These tokens and the application's secret are published (README.md): anyone can use them. "
+               "Never load the demo where real users are served.", err=True)
     users = [u for u in bundle.get("users", ()) if u.get("access_tokens")]
     click.echo("user_id nickname token")
     for user in users:
@@ -136,6 +197,25 @@ def demo():
     if users:
         click.echo("Try: curl -H 'Authorization: Bearer " + users[0]["access_tokens"][0]
                    + f"' {url}/users/me")
+
+
+def _may_load_demo(demo_tokens):
+    """Whether demo may load without --force; says how to go on when it may not."""
+    embedded = embedded_url(current_app.instance_path)
+    if database_url() != embedded:
+        raise click.ClickException(
+            "demo installs published tokens, so it loads only into the embedded database (DATABASE_URL unset, "
+            f"{sqlite_path(embedded)}); pass --force to load it into this one anyway")
+    if not holds_rows(User, Item, Product):
+        return True
+    reset = f"rm -f {os.path.relpath(sqlite_path(embedded))}*"
+    if any(auth.resolve_access_token(token) == user for user, token in demo_tokens.items()):
+        click.echo("The demo is already loaded: nothing done. Serve it as it is (gunicorn -c python:app.gunicorn_conf "
+                   f"wsgi:app), or go back to the demo's state: stop gunicorn, `{reset}`, run demo again "
+                   "(--force loads the demo's records over what is there).")
+        return False
+    raise click.ClickException(f"the database holds data that is not the demo's; demo loads only into an empty "
+                               f"one (`{reset}` empties it), or pass --force to load the demo's records over it")
 
 
 def _import_or_exit(bundle, command):
@@ -168,10 +248,11 @@ def _exit_with_problems(problems):
 @click.option("--status", type=click.Choice(["APPROVED", "CHECKED", "PENDING"]), required=True)
 @click.option("--operator", "operator_id", type=int, default=None,
               help="Your user id, recorded in the change history as the actor")
+@operator_command(CURRENT)
 def notes_moderate(compatibility_ids, status, operator_id):
     """Set the note status of compatibilities (APPROVED or CHECKED: shown to buyers)."""
     scope = history.ChangeScope(history.Actor(history.OPERATOR, operator_id))
-    with connection(), history.change_scope(scope):
+    with history.change_scope(scope):
         try:
             changed = compat.moderate_notes(compatibility_ids, status)
         except compat.ModerationError as exc:
@@ -181,13 +262,21 @@ def notes_moderate(compatibility_ids, status, operator_id):
 
 @history_cli.command("purge")
 @click.option("--days", type=int, default=None, help="Keep this many days (default HISTORY_RETENTION_DAYS)")
-def history_purge(days):
+@click.option("--dry-run", is_flag=True, help="Say how many records would be deleted; delete nothing")
+@click.option("--yes", is_flag=True, help="Delete without asking, even when that is every record")
+@operator_command(CURRENT)
+def history_purge(days, dry_run, yes):
     """Delete change records older than the retention period."""
     days = current_app.config["HISTORY_RETENTION_DAYS"] if days is None else days
     if days < 0:
         raise click.ClickException("--days must be 0 or more")
-    with connection():
-        purged = history.purge_history(days)
+    old, total = history.count_purgeable(days)
+    if dry_run:
+        click.echo(f"would purge {old} of {total} change record(s), those older than {days} days (dry run)")
+        return
+    if old and old == total and not yes:
+        confirm_everything(f"this deletes every change record ({total}, all older than {days} days)")
+    purged = history.purge_history(days)
     click.echo(f"purged {purged} change record(s) older than {days} days")
 
 
@@ -196,7 +285,7 @@ def history_purge(days):
               help="Tasks this process works on at once (each a thread with its own connection)")
 @click.option("--nice", type=click.IntRange(0, 19), default=10, show_default=True,
               help="CPU priority below the web workers' (os.nice): requests keep their latency while a job runs")
-@with_appcontext
+@operator_command(CURRENT)
 def worker(threads, nice):
     """Run one background worker in the foreground until stopped (Ctrl-C lets it finish its task
     first; SIGTERM stops it at once, which loses nothing either): it applies bulk compatibility jobs

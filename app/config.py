@@ -1,89 +1,271 @@
-"""Settings read from the environment, with defaults that run the demo on one machine."""
-import os
+"""Settings: one declared table (name, kind, default, meaning), read from the environment once at start.
 
-# Every setting an operator may change, with its default; the value's type decides how the
-# environment string is read, so no setting needs a code edit.
-DEFAULTS = {
-    "DATABASE_URL": "",  # empty: a SQLite file in the instance folder
-    "SQLITE_BUSY_TIMEOUT_MS": 10000,
-    "SQLITE_CACHE_MB": 16,
-    # PostgreSQL, per API connection: well below gunicorn's worker timeout (GUNICORN_TIMEOUT), so a stuck query
-    # or a lock held too long answers 503 instead of the worker being killed mid-request.
+Every setting an operator may change is a row of SETTINGS; its kind parses the environment's string
+and says what it accepts. A value that does not parse stops the start with one line naming the
+variable, the value and what is accepted (SettingsError): a typo never switches a protection off, it
+stops the service instead. README.md's settings table is tested against these rows.
+"""
+import os
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+from limits import parse_many
+
+
+class SettingsError(ValueError):
+    """Settings the service cannot start with; str() is one line per problem."""
+
+    def __init__(self, problems):
+        super().__init__("\n".join(problems))
+        self.problems = list(problems)
+
+
+class Whole:
+    """A whole number within bounds."""
+
+    def __init__(self, minimum=0, maximum=None):
+        self.minimum, self.maximum = minimum, maximum
+        self.accepted = (f"a whole number from {minimum} to {maximum}" if maximum is not None
+                         else f"a whole number from {minimum}")
+
+    def parse(self, raw):
+        text = raw.strip()
+        if not re.fullmatch(r"\d+", text):
+            raise ValueError
+        number = int(text)
+        if number < self.minimum or (self.maximum is not None and number > self.maximum):
+            raise ValueError
+        return number
+
+
+class Flag:
+    """A boolean: only the words below, so `maybe` is an error rather than false."""
+
+    TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+    accepted = "one of true, false, 1, 0, yes, no, on, off"
+
+    def parse(self, raw):
+        word = raw.strip().lower()
+        if word not in self.TRUE + self.FALSE:
+            raise ValueError
+        return word in self.TRUE
+
+
+class Text:
+    accepted = "any text"
+
+    def parse(self, raw):
+        return raw
+
+
+class OneOf:
+    """One of a few words, in any case; the value is the declared spelling."""
+
+    def __init__(self, *words):
+        self.words = words
+        self.accepted = "one of " + ", ".join(words)
+
+    def parse(self, raw):
+        by_lower = {word.lower(): word for word in self.words}
+        if raw.strip().lower() not in by_lower:
+            raise ValueError
+        return by_lower[raw.strip().lower()]
+
+
+class RateLimit:
+    """A rate limit in the notation of the `limits` library, checked by its own parser."""
+
+    def __init__(self, may_be_empty=False):
+        self.may_be_empty = may_be_empty
+        self.accepted = ('a rate limit such as "10 per minute" or "100/hour;1000/day"'
+                         + (", or empty to switch it off" if may_be_empty else ""))
+
+    def parse(self, raw):
+        if self.may_be_empty and not raw.strip():
+            return ""
+        parse_many(raw)  # ValueError on anything its limiter would not understand
+        return raw.strip()
+
+
+class Origins:
+    """Web origins (scheme://host[:port]) separated by commas; empty: none."""
+
+    accepted = "origins such as https://shop.example separated by commas, or empty"
+    ORIGIN = re.compile(r"https?://[^/\s,*]+")
+
+    def parse(self, raw):
+        origins = [origin.strip().rstrip("/") for origin in raw.replace(",", " ").split()]
+        if not all(self.ORIGIN.fullmatch(origin) for origin in origins):
+            raise ValueError
+        return raw
+
+
+def shown_url(url):
+    """A database URL as messages show it: the password (in the authority or the query) as ***."""
+    if url.startswith("sqlite:"):
+        return url
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = netloc.replace(":" + parts.password + "@", ":***@", 1)
+    query = re.sub(r"(^|&)(password=)[^&]*", r"\1\2***", parts.query)
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
+
+
+class DatabaseUrl:
+    show = staticmethod(shown_url)
+    accepted = ("empty (the SQLite file in instance/), sqlite:///relative/path.db, sqlite:////absolute/path.db "
+                "or postgresql://user@host:5432/name")
+
+    def parse(self, raw):
+        if raw.strip() and not re.match(r"(sqlite:///.|postgres(ql)?(\+\w+)?://)", raw.strip()):
+            raise ValueError
+        return raw.strip()
+
+
+class QueueUrl:
+    show = staticmethod(shown_url)
+    accepted = "empty (beside the database), sqlite:///path, postgresql://user@host/name or redis://host:6379/0"
+
+    def parse(self, raw):
+        if raw.strip() and not re.match(r"(sqlite:///.|postgres(ql)?://|rediss?://)", raw.strip()):
+            raise ValueError
+        return raw.strip()
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    kind: object
+    default: object
+    meaning: str
+    shown_default: str = None  # the README's default, when it is not the value itself
+
+    @property
+    def shown(self):
+        """The default as README.md's settings table writes it."""
+        if self.shown_default is not None:
+            return self.shown_default
+        if isinstance(self.default, bool):
+            return str(self.default).lower()
+        if isinstance(self.default, str):
+            return f"`{self.default}`" if self.default else "empty"
+        return str(self.default)
+
+    def parse(self, raw):
+        try:
+            return self.kind.parse(raw)
+        except ValueError:
+            shown = getattr(self.kind, "show", str)(raw)
+            raise SettingsError([f"{self.name}={shown!r} is not accepted: expected {self.kind.accepted} "
+                                 f"(default: {self.shown.replace('`', '')})"]) from None
+
+
+SETTINGS = (
+    Setting("DATABASE_URL", DatabaseUrl(), "", "where the data is; empty: a SQLite file in the instance folder",
+         "SQLite file `instance/marketplace.db`"),
+    # Refuse: gunicorn does not start on a database whose migrations differ from the code's, and /health
+    # answers 503 meanwhile. Warn: it serves anyway (logged), for an operator who knows why.
+    Setting("SCHEMA_CHECK", OneOf("refuse", "warn"), "refuse",
+         "refuse to serve a database whose migrations are not this code's, or only warn"),
+    Setting("SQLITE_BUSY_TIMEOUT_MS", Whole(), 10000, "how long a SQLite writer waits for the write lock"),
+    Setting("SQLITE_CACHE_MB", Whole(1), 16, "SQLite's page cache per connection"),
+    # PostgreSQL, per API connection: well below gunicorn's worker timeout (GUNICORN_TIMEOUT), so a stuck
+    # query or a lock held too long answers 503 instead of the worker being killed mid-request.
     # 0 turns one off. Operator commands (flask ...) run without them (app/db.py, `connection`).
-    "DB_STATEMENT_TIMEOUT_MS": 10000,
-    "DB_LOCK_TIMEOUT_MS": 5000,
-    "DB_CONNECT_TIMEOUT_S": 5,
-    "DB_MAX_CONNECTIONS": 8,
-    "DB_STALE_TIMEOUT_S": 300,
-    "DB_PING_AFTER_IDLE_MS": 500,
-    "ACCESS_TOKEN_TTL_S": 21600,
-    "REFRESH_TOKEN_TTL_S": 15552000,  # 180 days
-    "AUTHORIZATION_CODE_TTL_S": 600,
-    "MAX_CONTENT_LENGTH": 1024 * 1024,
-    "JSON_MAX_DEPTH": 64,  # nesting of a JSON body or bundle; the demo bundle's deepest is 14
-    "COMPAT_MAX_PRODUCTS_PER_REQUEST": 200,
-    "COMPAT_MAX_FAMILIES_PER_REQUEST": 10,
-    "COMPAT_MAX_PER_ITEM": 10000,
-    "SUMMARY_MAX_ITEMS": 100,
-    "REPUTATION_RED_CLAIMS": 3,
-    "RATELIMIT_ENABLED": True,
-    "RATELIMIT_STORAGE_URI": "memory://",
-    "RATELIMIT_KEY_PREFIX": "",  # tells apart deployments sharing one Redis
+    Setting("DB_STATEMENT_TIMEOUT_MS", Whole(), 10000, "PostgreSQL: longest statement of a request (0: none)"),
+    Setting("DB_LOCK_TIMEOUT_MS", Whole(), 5000, "PostgreSQL: longest wait of a request for a lock (0: none)"),
+    Setting("DB_CONNECT_TIMEOUT_S", Whole(1), 5, "PostgreSQL: longest wait for a connection"),
+    Setting("DB_MAX_CONNECTIONS", Whole(1), 8, "connection pool size per gunicorn worker"),
+    Setting("DB_STALE_TIMEOUT_S", Whole(1), 300, "a pooled connection older than this is closed"),
+    Setting("DB_PING_AFTER_IDLE_MS", Whole(), 500, "PostgreSQL: a pooled connection idle longer is pinged before use"),
+    Setting("ACCESS_TOKEN_TTL_S", Whole(1), 21600, "lifetime of an access token"),
+    Setting("REFRESH_TOKEN_TTL_S", Whole(1), 15552000, "lifetime of a refresh token (180 days)"),
+    Setting("AUTHORIZATION_CODE_TTL_S", Whole(1), 600, "lifetime of an authorization code"),
+    Setting("MAX_CONTENT_LENGTH", Whole(1), 1024 * 1024, "largest request body, in bytes (larger: 413)",
+         "1048576 (1 MiB)"),
+    Setting("JSON_MAX_DEPTH", Whole(1), 64, "deepest nesting of a JSON body or bundle; the demo bundle's is 14"),
+    Setting("COMPAT_MAX_PRODUCTS_PER_REQUEST", Whole(1), 200, "products per compatibility request"),
+    Setting("COMPAT_MAX_FAMILIES_PER_REQUEST", Whole(1), 10, "families per compatibility request"),
+    Setting("COMPAT_MAX_PER_ITEM", Whole(1), 10000, "compatibilities per item"),
+    Setting("SUMMARY_MAX_ITEMS", Whole(1), 100, "items per compatibility summary"),
+    Setting("REPUTATION_RED_CLAIMS", Whole(1), 3, "claims from which a compatibility's reputation is RED"),
+    Setting("RATELIMIT_ENABLED", Flag(), True, "whether the rate limits apply"),
+    Setting("RATELIMIT_STORAGE_URI", Text(), "memory://", "where limits are counted (redis://host:6379 to share)"),
+    Setting("RATELIMIT_KEY_PREFIX", Text(), "", "tells apart deployments sharing one Redis"),
     # When the store fails: "open" serves requests unlimited, "closed" answers 503. Either way a
     # warning is logged, at most once a minute per worker.
-    "RATELIMIT_FAIL_MODE": "open",
-    "RATELIMIT_STORAGE_TIMEOUT_MS": 250,  # Redis connect and read timeout, each
-    "RATELIMIT_COMPAT_WRITES": "100 per minute",
+    Setting("RATELIMIT_FAIL_MODE", OneOf("open", "closed"), "open", "when the limits' store fails: serve or refuse"),
+    Setting("RATELIMIT_STORAGE_TIMEOUT_MS", Whole(1), 250, "Redis connect and read timeout, each"),
+    Setting("RATELIMIT_COMPAT_WRITES", RateLimit(), "100 per minute", "compatibility writes per user"),
     # Failed client authentications at /oauth/token; past either limit even the right secret answers 429
     # until the window ends. Empty switches one off (per address counts a proxy's address as one).
-    "AUTH_FAILURES_PER_CLIENT": "10 per minute",
-    "AUTH_FAILURES_PER_ADDRESS": "30 per minute",
-    "LOG_LEVEL": "INFO",
-    "HISTORY_RETENTION_DAYS": 365,  # `flask history purge` deletes older change records
+    Setting("AUTH_FAILURES_PER_CLIENT", RateLimit(may_be_empty=True), "10 per minute",
+         "failed client authentications per client_id"),
+    Setting("AUTH_FAILURES_PER_ADDRESS", RateLimit(may_be_empty=True), "30 per minute",
+         "failed client authentications per client address"),
+    Setting("LOG_LEVEL", OneOf("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"), "INFO", "the app's log level"),
+    Setting("HISTORY_RETENTION_DAYS", Whole(), 365, "`flask history purge` deletes older change records"),
     # Benchmark only: false makes API writes skip their change records (the ETag still changes),
     # to measure what the history costs. Never in production: the history would have holes.
-    "HISTORY_ENABLED": True,
-    # Origins of the web pages allowed to call the endpoints that take a token (app/http/cors.py),
-    # separated by commas: "https://shop.example,https://admin.example". Public endpoints answer any.
-    "CORS_ORIGINS": "",
-    "COMPRESS_MIN_SIZE": 500,  # bytes from which an answer is gzipped (when the client accepts it)
+    Setting("HISTORY_ENABLED", Flag(), True, "benchmarks only: false skips the change records"),
+    # Origins of the web pages allowed to call the endpoints that take a token (app/http/cors.py).
+    # Public endpoints answer any.
+    Setting("CORS_ORIGINS", Origins(), "", "origins of the pages that may call the endpoints taking a token"),
+    Setting("COMPRESS_MIN_SIZE", Whole(), 500, "answers from this many bytes are gzipped"),
     # Proxies in front of gunicorn that append to X-Forwarded-For (1 behind app/deploy/nginx.conf). The
     # client's address is that many entries from the end; 0 takes the socket's peer and ignores the header.
-    "FORWARDED_PROXIES": 0,
+    Setting("FORWARDED_PROXIES", Whole(), 0, "proxies in front of gunicorn appending to X-Forwarded-For"),
     # Bulk compatibility jobs (extensions.md, J). Only J1 reads bodies above MAX_CONTENT_LENGTH.
-    "BULK_MAX_ROWS": 100000,  # lines of one job's body
-    "BULK_MAX_BYTES": 50 * 1024 * 1024,
-    "BULK_MAX_JOBS_IN_FLIGHT": 3,  # QUEUED or RUNNING per seller; past it J1 answers 429
-    "BULK_RETENTION_DAYS": 30,  # finished jobs and their results; the sweep deletes older ones
+    Setting("BULK_MAX_ROWS", Whole(1), 100000, "rows (CSV or JSON Lines lines) of one bulk job's body"),
+    Setting("BULK_MAX_BYTES", Whole(1), 50 * 1024 * 1024, "bytes of one bulk job's body", "52428800 (50 MiB)"),
+    Setting("BULK_MAX_JOBS_IN_FLIGHT", Whole(1), 3, "bulk jobs QUEUED or RUNNING per seller; past it 429"),
+    Setting("BULK_RETENTION_DAYS", Whole(1), 30, "finished jobs and their results are kept this long"),
     # A QUEUED or RUNNING job that made no progress for this long is put on the queue again by the
     # sweep (its enqueue was lost, or its consumer died); each worker sweeps at start and every minute.
-    "BULK_STALE_AFTER_S": 120,
-    "BULK_MAX_ATTEMPTS": 5,  # times a job is found stale before it is FAILED
-    "BULK_SLICE_S": 2,  # a task works on one job this long, then leaves the rest to its successor
+    Setting("BULK_STALE_AFTER_S", Whole(1), 120, "a job in flight without progress this long is queued again"),
+    Setting("BULK_MAX_ATTEMPTS", Whole(1), 5, "times a job is found stale before it is FAILED"),
+    Setting("BULK_SLICE_S", Whole(1), 2, "a worker's task works on one job this long, then queues the rest"),
     # The task queue's storage: empty puts it beside the database (a SQLite file next to the
-    # embedded one, or tables in DATABASE_URL's PostgreSQL); or sqlite:///path, postgresql://...,
-    # redis://host:6379/0. QUEUE_NAME keeps deployments sharing one storage apart.
-    "QUEUE_URL": "",
-    "QUEUE_NAME": "marketplace",
-}
-
-
-def _coerce(default, raw):
-    if isinstance(default, bool):
-        return raw.strip().lower() in ("1", "true", "yes", "on")
-    if isinstance(default, int):
-        return int(raw)
-    return raw
+    # embedded one, or tables in DATABASE_URL's PostgreSQL).
+    Setting("QUEUE_URL", QueueUrl(), "", "where bulk jobs are queued; empty: beside DATABASE_URL",
+            "empty (beside the database)"),
+    Setting("QUEUE_NAME", Text(), "marketplace", "keeps deployments sharing one queue storage apart"),
+    # gunicorn's own (app/gunicorn_conf.py); the app ignores them.
+    Setting("BIND", Text(), "", "gunicorn's address, host:port or unix:/path; empty: 127.0.0.1:PORT",
+         "`127.0.0.1:$PORT`"),
+    Setting("PORT", Whole(1, 65535), 8000, "gunicorn's port when BIND is empty"),
+    Setting("WEB_CONCURRENCY", Whole(1), None, "gunicorn's sync workers; empty: 2 per core plus one",
+         "2 × cores + 1"),
+    Setting("GUNICORN_TIMEOUT", Whole(1), 30, "seconds before gunicorn kills a silent worker"),
+    Setting("GUNICORN_MAX_REQUESTS", Whole(), 10000, "requests after which a worker is replaced (0: never)"),
+    Setting("GUNICORN_ACCESSLOG", Text(), "-", "where access lines go (- is stdout)", "`-` (stdout)"),
+    Setting("GUNICORN_CONTROL_SOCKET", Text(), "", "gunicorn's control socket; empty: one per bind address",
+         "`$XDG_RUNTIME_DIR` (or `~/.gunicorn`) `/gunicorn-<bind>.ctl`"),
+)
+BY_NAME = {setting.name: setting for setting in SETTINGS}
 
 
 def load_settings(environ=None, overrides=None):
-    """Defaults, then the environment, then explicit overrides (tests, tools)."""
+    """Defaults, then the environment, then explicit overrides (tests, tools), every one parsed by its
+    row; SettingsError names every value that does not parse. An override that is a string is read
+    like the environment's, any other is taken as it is."""
     environ = os.environ if environ is None else environ
-    settings = {}
-    for key, default in DEFAULTS.items():
-        raw = environ.get(key)
-        settings[key] = default if raw is None else _coerce(default, raw)
-    settings.update(overrides or {})
+    settings, problems = {}, []
+    given = [(name, environ[name]) for name in BY_NAME if environ.get(name) is not None]
+    given += [(name, value) for name, value in (overrides or {}).items()
+              if name in BY_NAME and isinstance(value, str)]
+    settings.update({setting.name: setting.default for setting in SETTINGS})
+    for name, raw in given:
+        try:
+            settings[name] = BY_NAME[name].parse(raw)
+        except SettingsError as exc:
+            problems += exc.problems
+    if problems:
+        raise SettingsError(problems)
+    settings.update({name: value for name, value in (overrides or {}).items()
+                     if name not in BY_NAME or not isinstance(value, str)})
     return settings
 
 
@@ -94,8 +276,8 @@ def gunicorn_bind(environ=None):
     Loopback by default: a sync worker is held by a client for as long as it takes to send its request,
     so a few slow clients stop the service. gunicorn is reached through a buffering proxy
     on the same machine (app/deploy/nginx.conf); listening on every interface is a choice, BIND=0.0.0.0:8000."""
-    environ = os.environ if environ is None else environ
-    return environ.get("BIND") or f"127.0.0.1:{environ.get('PORT') or '8000'}"
+    settings = load_settings(environ)
+    return settings["BIND"] or f"127.0.0.1:{settings['PORT']}"
 
 
 def local_url(bind):

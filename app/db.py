@@ -10,6 +10,8 @@ from peewee import DatabaseProxy, PostgresqlDatabase, Psycopg3Adapter, Value, _s
 from playhouse import db_url, pool
 from playhouse.pool import PooledSqliteDatabase
 
+from app.config import SettingsError, shown_url
+
 db = DatabaseProxy()
 
 
@@ -26,8 +28,21 @@ sqlite3.register_adapter(type(None), _null)
 sqlite3.register_adapter(bool, int)
 
 
-def default_sqlite_url(instance_path):
+def embedded_url(instance_path):
+    """The embedded database's URL: a SQLite file in the instance folder."""
     return "sqlite:///" + os.path.join(instance_path, "marketplace.db")
+
+
+def default_sqlite_url(instance_path):
+    """The embedded database, used when DATABASE_URL is empty: the one URL whose folder is created."""
+    os.makedirs(instance_path, exist_ok=True)
+    return embedded_url(instance_path)
+
+
+def sqlite_path(url):
+    """The file a sqlite:/// URL names: sqlite:///relative/path is relative to the working directory,
+    sqlite:////absolute/path absolute (three slashes, then the path)."""
+    return url[len("sqlite:///"):]
 
 
 # How long past the server's statement_timeout the client waits before it gives up on the server.
@@ -163,11 +178,16 @@ def make_database(url, settings):
     """
     scheme = urlsplit(url).scheme
     if scheme == "sqlite":
-        path = url[len("sqlite:///"):]
+        path = sqlite_path(url)
         if path == ":memory:" or not path:
-            raise ValueError("DATABASE_URL: use a SQLite file, not :memory: "
-                             "(each worker opens its own connection)")
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            raise SettingsError([f"DATABASE_URL={url!r} is not accepted: use a SQLite file, not :memory: "
+                                 "(each worker opens its own connection)"])
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            # Never created here: a typo (a missing slash makes an absolute path relative) would
+            # otherwise put the data in a new folder nobody backs up.
+            raise SettingsError([f"DATABASE_URL={url!r}: the folder {folder} does not exist (sqlite:///path is "
+                                 "relative to the working directory, sqlite:////path absolute); create it first"])
         # IMMEDIATE: a write transaction takes the write lock at BEGIN, so two writers
         # queue on the busy timeout instead of failing with "database is locked".
         # Pooled: a connection per request cost five PRAGMAs on each open and, when it was the
@@ -193,7 +213,7 @@ def make_database(url, settings):
         # A small pool per worker process, opened lazily after the fork.
         params = db_url.parse(url)
         if not params.get("database"):
-            raise ValueError(f"DATABASE_URL: {url!r} names no database (postgresql://user@host:port/name)")
+            raise SettingsError([f"DATABASE_URL={shown_url(url)!r} names no database (postgresql://user@host:port/name)"])
         params.setdefault("connect_timeout", settings["DB_CONNECT_TIMEOUT_S"])
         # Set by the server at connect time, so no request runs without them; options in the URL
         # come last and win. JIT off: our statements are short, and PostgreSQL compiles one whenever
@@ -217,8 +237,8 @@ def make_database(url, settings):
         )
     if scheme.startswith("postgresql+") or scheme.startswith("postgres+"):
         return db_url.connect(url, autoconnect=False, prefer_psycopg3=True)
-    raise ValueError(f"DATABASE_URL: unsupported database scheme {scheme!r} "
-                     "(use sqlite:///path or postgresql://user@host:port/name)")
+    raise SettingsError([f"DATABASE_URL: unsupported database scheme {scheme!r} "
+                         "(use sqlite:///path or postgresql://user@host:port/name)"])
 
 
 def install(database):

@@ -57,6 +57,14 @@ def flask_cli(database_url, *args):
     return result.stdout
 
 
+def empty_database(directory):
+    """A SQLite file with this code's schema and no rows, made by `db upgrade` as an operator does:
+    gunicorn does not start on a database without it (SCHEMA_CHECK)."""
+    url = f"sqlite:///{directory}/empty.db"
+    flask_cli(url, "db", "upgrade")
+    return url
+
+
 def load_database(database_url, bundle, directory):
     """Schema by `db upgrade`, data by `catalog import`, both through the operator's CLI."""
     flask_cli(database_url, "db", "upgrade")

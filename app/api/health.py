@@ -1,9 +1,10 @@
-"""GET /health: is this worker able to serve, database included."""
+"""GET /health: is this worker able to serve, database and its schema included."""
 import marshmallow as ma
 from flask.views import MethodView
 
 from app.db import db
 from app.http.smorest import Blueprint
+from app.readiness import require_current_schema
 from schemas.examples import common as examples
 
 blp = Blueprint("health", __name__, description="Liveness and database health")
@@ -22,7 +23,9 @@ class Health(MethodView):
     def get(self):
         """Check the service and its database
 
-        Answers 503 with the error object when the database cannot be reached.
+        Answers 503 with the error object when the database cannot be reached, or while its schema
+        is not this release's (migrations pending: an operator runs `flask --app wsgi db upgrade`).
         """
         db.obj.execute_sql("SELECT 1")  # db.obj: see app/http/current.py
+        require_current_schema()
         return {"status": "ok", "database": "ok"}

@@ -41,4 +41,47 @@ def create_schema(migrations_dir=MIGRATIONS_DIR):
 
 
 def schema_status(migrations_dir=MIGRATIONS_DIR):
+    """(name, when applied or None) of this code's migrations, then those only the database knows."""
     return [(m.name, m.applied) for m in Runner(db.obj, migrations_dir).status()]
+
+
+class SchemaDrift:
+    """How the database's migrations differ from this code's: `pending` (the code has them, the
+    database has not had them: it is behind) and `unknown` (the database had them, this code does not
+    know them: a newer release upgraded it). False when there is neither."""
+
+    def __init__(self, pending, unknown, empty=False):
+        self.pending, self.unknown, self.empty = list(pending), list(unknown), empty
+
+    def __bool__(self):
+        return bool(self.pending or self.unknown)
+
+    def __str__(self):
+        if self.empty:
+            return "the database has no tables yet: run `flask --app wsgi db upgrade`"
+        parts = []
+        if self.pending:
+            parts.append(f"{_count(self.pending)} behind this code (pending: {', '.join(self.pending)}): "
+                         "run `flask --app wsgi db upgrade`")
+        if self.unknown:
+            parts.append(f"{_count(self.unknown)} ahead of this code (unknown here: {', '.join(self.unknown)}): "
+                         "a newer release upgraded it; run that release (`flask --app wsgi db upgrade` "
+                         "never goes back)")
+        return "the database is " + "; and ".join(parts)
+
+
+def _count(names):
+    return f"{len(names)} migration{'s' if len(names) != 1 else ''}"
+
+
+def schema_drift(database=None, migrations_dir=MIGRATIONS_DIR):
+    """The SchemaDrift of `database` (default: the app's) against this code's migrations: two or
+    three short queries, run when gunicorn starts, by `db status`, and by /health until it passes."""
+    database = database or db.obj
+    runner = Runner(database, migrations_dir)
+    known = [m.name for m in runner.migrations()]
+    if not database.table_exists(Item._meta.table_name):
+        return SchemaDrift(known, [], empty=True)
+    # Tables made before versioning existed are the baseline release (see create_schema).
+    applied = set(runner.applied()) or {BASELINE}
+    return SchemaDrift([name for name in known if name not in applied], sorted(applied - set(known)))

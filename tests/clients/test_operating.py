@@ -23,7 +23,7 @@ README = (ROOT / "README.md").read_text()
 def test_demo_prints_the_oauth_application_and_the_port_gunicorn_will_use(app, monkeypatch):
     monkeypatch.setenv("PORT", "9123")
     monkeypatch.delenv("BIND", raising=False)
-    result = app.test_cli_runner().invoke(args=["demo"])
+    result = app.test_cli_runner().invoke(args=["demo", "--force"])
     assert result.exit_code == 0, result.output
     demo_app = APPLICATIONS[0]
     for value in (demo_app["client_id"], demo_app["client_secret"], demo_app["redirect_uri"]):

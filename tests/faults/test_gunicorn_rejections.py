@@ -8,7 +8,7 @@ import pytest
 from app.deploy.worker import CODE_BY_STATUS
 from app.errors import STATUS
 from tests.faults import wire
-from tests.gunicorn_util import Gunicorn
+from tests.gunicorn_util import Gunicorn, empty_database
 
 pytestmark = pytest.mark.slow
 
@@ -31,7 +31,7 @@ def test_every_code_the_worker_answers_is_an_error_code_with_its_status():
 
 def test_requests_over_gunicorns_limits_answer_the_error_object(tmp_path):
     # No data is needed: gunicorn answers these before the app runs.
-    with Gunicorn(f"sqlite:///{tmp_path}/empty.db", tmp_path, workers=1) as gunicorn:
+    with Gunicorn(empty_database(tmp_path), tmp_path, workers=1) as gunicorn:
         answers = {name: wire.exchange(gunicorn.port, data) for name, (data, *_) in EXPECTED.items()}
         still_serving = gunicorn.request("GET", "/health")[0]
     for name, (_, status, code, words) in EXPECTED.items():

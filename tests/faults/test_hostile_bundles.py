@@ -96,7 +96,8 @@ def cli(app):
 
 
 @pytest.mark.parametrize("name", list(CASES))
-def test_a_hostile_bundle_is_refused_with_json_paths_and_writes_nothing(cli, load_bundle, run_db, tmp_path, name):
+def test_a_hostile_bundle_is_refused_with_json_paths_and_writes_nothing(cli, load_bundle, run_db, tmp_path, name,
+                                                                      database_url):
     load_bundle(full_bundle())
     before = run_db(export_bundle)
     data, expected = CASES[name]
@@ -105,7 +106,8 @@ def test_a_hostile_bundle_is_refused_with_json_paths_and_writes_nothing(cli, loa
     result = cli("catalog", "import", str(path))
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), (result.exception, result.output)
     assert "Traceback" not in result.output
-    lines = result.stderr.splitlines()
+    database, *lines = result.stderr.splitlines()
+    assert database == f"database: {database_url}"
     for problem in expected:
         assert any(line.startswith(problem) for line in lines), (problem, result.stderr)
     assert lines[-1] == f"{len(lines) - 1} problem(s): nothing was imported"
@@ -118,8 +120,10 @@ def test_the_real_command_prints_problems_not_a_traceback(tmp_path, database_url
     result = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "catalog", "import", "-"], cwd=ROOT,
                             env=env, input=CASES["random bytes"][0], capture_output=True, timeout=120)
     assert result.returncode == 1
-    assert result.stderr.decode().splitlines() == ["$: not UTF-8 text: byte 0 (0x89) cannot be decoded; send a JSON "
-                                                   "document encoded as UTF-8", "1 problem(s): nothing was imported"]
+    assert result.stderr.decode().splitlines() == [
+        f"database: {database_url}",
+        "$: not UTF-8 text: byte 0 (0x89) cannot be decoded; send a JSON document encoded as UTF-8",
+        "1 problem(s): nothing was imported"]
 
 
 def _mutations(seed, count):

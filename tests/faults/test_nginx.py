@@ -6,7 +6,7 @@ import pytest
 from app.deploy import nginx as nginx_conf
 from tests.faults.proxy import Nginx
 from tests.faults.wire import LARGE_HEADER, LONG_LINE, MALFORMED, MANY_HEADERS, exchange
-from tests.gunicorn_util import Gunicorn, free_port
+from tests.gunicorn_util import Gunicorn, empty_database, free_port
 
 pytestmark = pytest.mark.slow
 
@@ -29,7 +29,7 @@ EXPECTED = {
 
 
 def test_requests_refused_by_nginx_or_gunicorn_answer_the_error_object(tmp_path):
-    with Gunicorn(f"sqlite:///{tmp_path}/empty.db", tmp_path, workers=1) as gunicorn, \
+    with Gunicorn(empty_database(tmp_path), tmp_path, workers=1) as gunicorn, \
             Nginx(tmp_path, f"127.0.0.1:{gunicorn.port}") as nginx:
         answers = {name: exchange(nginx.port, data) for name, (data, *_) in EXPECTED.items()}
     for name, (_, status, code, words) in EXPECTED.items():
@@ -45,7 +45,7 @@ def test_the_app_sees_the_address_nginx_saw_not_the_one_the_client_claims(tmp_pa
     # 127.0.0.1. gunicorn's access log shows the address the app (and its rate limits) used.
     request = (b"GET /health HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.9\r\n"
                b"X-Request-Id: forwarded-1\r\nConnection: close\r\n\r\n")
-    with Gunicorn(f"sqlite:///{tmp_path}/empty.db", tmp_path, workers=1, FORWARDED_PROXIES=1) as gunicorn, \
+    with Gunicorn(empty_database(tmp_path), tmp_path, workers=1, FORWARDED_PROXIES=1) as gunicorn, \
             Nginx(tmp_path, f"127.0.0.1:{gunicorn.port}") as nginx:
         status, _, _ = exchange(nginx.port, request, source="127.0.0.2")
     assert status == 200

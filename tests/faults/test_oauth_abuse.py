@@ -232,7 +232,7 @@ def test_purge_deletes_what_cannot_authenticate_and_keeps_the_rest(build_app):
 
     result = app.test_cli_runner().invoke(args=["tokens", "purge"])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == "2 access tokens, 1 refresh tokens, 2 authorization codes purged"
+    assert result.stdout.strip() == "2 access tokens, 1 refresh tokens, 2 authorization codes purged"
 
     with app.app_context(), connection():
         access = {t.token_hash for t in AccessToken.select()}
@@ -246,7 +246,7 @@ def test_purge_deletes_what_cannot_authenticate_and_keeps_the_rest(build_app):
         assert stale.token_hash not in refresh
         assert [c.code_hash for c in AuthorizationCode.select()] == [tokens.digest(live_code)]
     again = app.test_cli_runner().invoke(args=["tokens", "purge"])
-    assert again.output.strip() == "0 access tokens, 0 refresh tokens, 0 authorization codes purged"
+    assert again.stdout.strip() == "0 access tokens, 0 refresh tokens, 0 authorization codes purged"
     reuse = client.post("/oauth/token", data={"grant_type": "refresh_token", "refresh_token": used["refresh_token"],
                                               "client_id": CLIENT_ID, "client_secret": SECRET})
     assert_error(reuse, 400, "invalid_grant")

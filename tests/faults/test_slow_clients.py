@@ -12,7 +12,7 @@ import pytest
 
 from tests.faults.proxy import Nginx
 from tests.faults.wire import SlowClients, health_latency
-from tests.gunicorn_util import ROOT, Gunicorn, free_port
+from tests.gunicorn_util import ROOT, Gunicorn, empty_database, free_port
 
 pytestmark = pytest.mark.slow
 
@@ -30,7 +30,7 @@ def probe_health(port, seconds):
 
 def test_slow_clients_leave_health_answering_within_a_second_behind_nginx(tmp_path):
     # Two workers, fewer than the slow clients by far: nginx must be what keeps them free.
-    with Gunicorn(f"sqlite:///{tmp_path}/empty.db", tmp_path, workers=2, FORWARDED_PROXIES=1) as gunicorn, \
+    with Gunicorn(empty_database(tmp_path), tmp_path, workers=2, FORWARDED_PROXIES=1) as gunicorn, \
             Nginx(tmp_path, f"127.0.0.1:{gunicorn.port}") as nginx:
         with SlowClients(nginx.port, SLOW_CLIENTS, LINE_EVERY_S) as slow:
             time.sleep(LINE_EVERY_S + 0.5)  # every slow client has sent a second header line
@@ -44,7 +44,7 @@ def test_slow_clients_leave_health_answering_within_a_second_behind_nginx(tmp_pa
 def test_slow_clients_hold_every_bare_gunicorn_sync_worker(tmp_path):
     # The reason for the recipe: with no proxy, each slow client holds a sync worker until gunicorn's
     # 30 s timeout kills it, and the next slow client in the queue takes the new one.
-    with Gunicorn(f"sqlite:///{tmp_path}/empty.db", tmp_path, workers=2) as gunicorn:
+    with Gunicorn(empty_database(tmp_path), tmp_path, workers=2) as gunicorn:
         assert health_latency(gunicorn.port, timeout=1) is not None
         with SlowClients(gunicorn.port, SLOW_CLIENTS, LINE_EVERY_S):
             time.sleep(0.5)

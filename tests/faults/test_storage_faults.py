@@ -21,7 +21,7 @@ from peewee import InternalError, OperationalError, ProgrammingError
 
 from app.db import connection, db
 from app.db_faults import DISK_FULL, READ_ONLY_FILESYSTEM, READ_ONLY_SERVER, storage_fault
-from app.schema import create_schema
+from app.migrations import create_schema
 from app.services.bundle import import_bundle
 from tests.bundle_data import full_bundle
 from tests.bundles import SELLER, TOKENS, base_bundle

@@ -76,7 +76,7 @@ def test_purge_keeps_the_retention_period(app, client, cli, run_db):
     result = cli("history", "purge")
     assert result.exit_code == 0 and "purged 2" in result.output
     assert [r["product_id"] for r in records(client)] == [GOL[2]]
-    assert "purged 1" in cli("history", "purge", "--days", "0").output
+    assert "purged 1" in cli("history", "purge", "--days", "0", "--yes").stdout
 
 
 def test_export_carries_the_history_and_import_restores_it(client, run_db, load_bundle):

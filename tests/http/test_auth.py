@@ -120,6 +120,6 @@ def test_expired_or_revoked_access_token_no_longer_resolves(client, run_db):
 def test_cli_creates_a_token_that_authenticates(app, run_db):
     result = app.test_cli_runner().invoke(args=["tokens", "create", "--user", str(SELLER)])
     assert result.exit_code == 0, result.output
-    assert run_db(auth.resolve_access_token, result.output.strip()) == SELLER
+    assert run_db(auth.resolve_access_token, result.stdout.strip()) == SELLER
     unknown = app.test_cli_runner().invoke(args=["tokens", "create", "--user", "999"])
     assert unknown.exit_code != 0 and "999" in unknown.output

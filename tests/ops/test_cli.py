@@ -67,7 +67,7 @@ def test_catalog_export_writes_the_database_as_a_bundle(cli, load_bundle, run_db
 
 def test_demo_loads_the_demo_bundle_and_prints_tokens(cli, run_db):
     demo = pytest.importorskip("app.data.demo")
-    result = cli("demo")
+    result = cli("demo", "--force")
     assert result.exit_code == 0, result.output
     users = [u for u in demo.build_demo_bundle()["users"] if u.get("access_tokens")]
     assert users

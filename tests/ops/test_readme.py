@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from app.config import DEFAULTS
+from app.config import SETTINGS
 from app.errors import CODES
 from tests.gunicorn_util import Gunicorn, flask_cli, fresh_database
 from tests.ops.readme_answers import ANSWER, ELLIPSIS, compare, sh_blocks, walk_throughs
@@ -15,9 +15,6 @@ from tests.ops.readme_answers import ANSWER, ELLIPSIS, compare, sh_blocks, walk_
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 MARK = "@@readme-step@@"
-# Read by app/gunicorn_conf.py and app.config.gunicorn_bind rather than by the app's settings.
-GUNICORN_SETTINGS = {"BIND", "PORT", "WEB_CONCURRENCY", "GUNICORN_CONTROL_SOCKET", "GUNICORN_ACCESSLOG",
-                     "GUNICORN_TIMEOUT", "GUNICORN_MAX_REQUESTS"}
 
 
 def table(marker):
@@ -55,18 +52,18 @@ def test_the_error_table_is_codes_one_row_each():
 
 
 def test_the_settings_table_is_app_config_one_row_each():
-    named, defaults = [], {}
-    for variables, default, _ in table("settings"):
+    """Every row of app/config.py's SETTINGS once, and a row's defaults are theirs, in its names' order."""
+    named, shown = [], {}
+    for variables, default, meaning in table("settings"):
         names = re.findall(r"`([A-Z][A-Z0-9_]+)`", variables)
         named += names
-        defaults.update({name: default for name in names})
-    assert sorted(set(DEFAULTS) | GUNICORN_SETTINGS) == sorted(named), "README.md's settings table and app/config.py"
+        shown[", ".join(names)] = (default, meaning)
+    assert sorted(s.name for s in SETTINGS) == sorted(named), "README.md's settings table and app/config.py"
     assert len(named) == len(set(named))
-    for name, value in DEFAULTS.items():
-        if isinstance(value, bool):
-            assert str(value).lower() in defaults[name], name
-        elif isinstance(value, (int, str)) and value != "":
-            assert str(value) in defaults[name].replace(",", ""), name
+    by_name = {s.name: s for s in SETTINGS}
+    for names, (default, meaning) in shown.items():
+        assert default == ", ".join(by_name[name].shown for name in names.split(", ")), names
+        assert meaning, names
 
 
 def test_walk_throughs_send_what_they_show_and_every_curl_is_one():
@@ -125,7 +122,7 @@ def test_walk_throughs_answer_as_shown_on_a_fresh_demo(tmp_path):
     assert missing == [], f"the README's walk-throughs use curl and jq: install {missing}"
     problems = []
     with fresh_database("sqlite", tmp_path) as url:
-        flask_cli(url, "demo")
+        flask_cli(url, "demo", "--force")
         # As the first command serves it: the default settings, rate limits on.
         with Gunicorn(url, tmp_path, workers=2, RATELIMIT_ENABLED="true") as server:
             for block in walk_throughs(README):

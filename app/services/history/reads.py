@@ -99,11 +99,21 @@ def list_history(item_id, limit, offset, since=None):
     return HistoryPage([to_record(row) for row in rows], total, offset, limit)
 
 
+def _cutoff(retention_days, now):
+    return (now or utcnow()) - datetime.timedelta(days=retention_days)
+
+
+def count_purgeable(retention_days, now=None):
+    """(records older than `retention_days` days, all records): what `purge_history` would delete,
+    and whether that is everything (the CLI asks first then)."""
+    old = C.select().where(C.date_created < _cutoff(retention_days, now)).count()
+    return old, C.select().count()
+
+
 def purge_history(retention_days, now=None):
     """Deletes the records older than `retention_days` days, in one transaction with the items'
     counts; answers how many."""
-    cutoff = (now or utcnow()) - datetime.timedelta(days=retention_days)
-    old = C.date_created < cutoff
+    old = C.date_created < _cutoff(retention_days, now)
     with write_transaction():
         item_ids = [i for (i,) in C.select(C.item_id).where(old).distinct().tuples()]
         purged = C.delete().where(old).execute()
