@@ -1,15 +1,17 @@
 """README.md cannot drift: its walk-throughs run against a served demo and answer as shown, its error
 table is `CODES`, its settings table is app/config.py's (the rule for shown answers: readme_answers.py)."""
+import contextlib
 import pathlib
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
 from app.config import SETTINGS
 from app.errors import CODES
-from tests.gunicorn_util import Gunicorn, flask_cli, fresh_database
+from tests.gunicorn_util import Gunicorn, app_env, flask_cli, fresh_database
 from tests.ops.readme_answers import ANSWER, ELLIPSIS, compare, sh_blocks, walk_throughs
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -116,6 +118,24 @@ def run_block(block, port, folder):
     return parts[:-2], parts[-2], result.stderr
 
 
+@contextlib.contextmanager
+def worker(url, folder):
+    """One `flask --app wsgi worker` on the same database, as the first command starts beside gunicorn,
+    so the bulk walk-through's jobs finish; its output kept in worker.log for a failure to show."""
+    with open(folder / "worker.log", "wb") as log:
+        process = subprocess.Popen([sys.executable, "-m", "flask", "--app", "wsgi", "worker"], cwd=ROOT,
+                                   env=app_env(url), stdout=log, stderr=subprocess.STDOUT)
+    try:
+        yield process
+    finally:
+        process.terminate()  # SIGTERM: the worker stops at once, which loses nothing
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
 @pytest.mark.slow
 def test_walk_throughs_answer_as_shown_on_a_fresh_demo(tmp_path):
     missing = [tool for tool in ("bash", "curl", "jq") if shutil.which(tool) is None]
@@ -123,8 +143,8 @@ def test_walk_throughs_answer_as_shown_on_a_fresh_demo(tmp_path):
     problems = []
     with fresh_database("sqlite", tmp_path) as url:
         flask_cli(url, "demo", "--force")
-        # As the first command serves it: the default settings, rate limits on.
-        with Gunicorn(url, tmp_path, workers=2, RATELIMIT_ENABLED="true") as server:
+        # As the first command serves it: one worker beside gunicorn, the default settings, rate limits on.
+        with worker(url, tmp_path) as queue, Gunicorn(url, tmp_path, workers=2, RATELIMIT_ENABLED="true") as server:
             for block in walk_throughs(README):
                 printed, tail, errors = run_block(block, server.port, tmp_path)
                 for step, answer in zip(block.steps, printed, strict=True):
@@ -135,6 +155,7 @@ def test_walk_throughs_answer_as_shown_on_a_fresh_demo(tmp_path):
                                     f"{tail.strip()[:200]!r}")
                 if errors.strip():
                     problems.append(f"README.md block at line {block.line} wrote to stderr: {errors.strip()[:300]}")
+            assert queue.poll() is None, "the worker exited:\n" + (tmp_path / "worker.log").read_text()
     assert problems == [], "\n".join(problems)
 
 
