@@ -2,9 +2,9 @@
 
 `python -m app.deploy.nginx --server-name NAME [--listen 80] [--upstream HOST:PORT|unix:PATH]
 [--tls-certificate CRT --tls-key KEY [--redirect-listen 80]]` prints it; the upstream defaults to
-where gunicorn_conf binds (BIND / PORT), the body limit to MAX_CONTENT_LENGTH, so nginx and gunicorn
-are configured from one environment. The site answers only its server name, so it goes beside the
-sites nginx already has (Debian's default included) without removing any.
+where gunicorn_conf binds (BIND / PORT), the body limit to MAX_CONTENT_LENGTH (J1's to BULK_MAX_BYTES),
+so nginx and gunicorn are configured from one environment. The site answers only its server name, so it
+goes beside the sites nginx already has (Debian's default included) without removing any.
 """
 import argparse
 import pathlib
@@ -41,11 +41,23 @@ def body_limit_message(max_bytes):
     return f"Request body too large: the limit is {size}"
 
 
-def render(listen, upstream, max_body_bytes, server_name="_", tls=None, redirect_listen="80"):
+def bulk_limit_message(max_bytes):
+    """The app's 413 message for a bulk job's body (app/services/bulk/bodies.py) past this limit."""
+    return (f"Request body too large: a bulk job takes at most {max_bytes} bytes (BULK_MAX_BYTES); "
+            "split it into several jobs")
+
+
+def render(listen, upstream, max_body_bytes, server_name="_", tls=None, redirect_listen="80",
+           bulk_max_body_bytes=None):
     """The site; `tls` is (certificate path, key path) or None. With TLS, `listen` gets `ssl` and a
-    second server on `redirect_listen` sends plain HTTP there."""
+    second server on `redirect_listen` sends plain HTTP there. J1's body limit defaults to
+    BULK_MAX_BYTES's default."""
+    if bulk_max_body_bytes is None:
+        bulk_max_body_bytes = load_settings({})["BULK_MAX_BYTES"]
     values = {"listen": f"{listen} ssl" if tls else listen, "upstream": upstream, "server_name": server_name,
               "max_body_bytes": str(max_body_bytes), "max_body_message": body_limit_message(max_body_bytes),
+              "bulk_max_body_bytes": str(bulk_max_body_bytes),
+              "bulk_max_body_message": bulk_limit_message(bulk_max_body_bytes),
               "tls": TLS.format(certificate=tls[0], key=tls[1]) if tls else "",
               "redirect": REDIRECT.format(listen=redirect_listen, server_name=server_name) if tls else ""}
     return re.sub(r"\{\{(\w+)\}\}", lambda match: values[match.group(1)], TEMPLATE.read_text())
@@ -65,10 +77,10 @@ def main(argv=None):
         parser.error("--tls-certificate and --tls-key go together")
     tls = (args.tls_certificate, args.tls_key) if args.tls_certificate else None
     with exit_on_bad_settings():
-        max_body = load_settings()["MAX_CONTENT_LENGTH"]
+        settings = load_settings()
         upstream = args.upstream or gunicorn_bind()
-    print(render(args.listen or ("443" if tls else "80"), upstream, max_body, args.server_name, tls,
-                 args.redirect_listen), end="")
+    print(render(args.listen or ("443" if tls else "80"), upstream, settings["MAX_CONTENT_LENGTH"], args.server_name,
+                 tls, args.redirect_listen, settings["BULK_MAX_BYTES"]), end="")
 
 
 if __name__ == "__main__":

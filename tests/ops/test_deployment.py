@@ -148,6 +148,34 @@ def test_the_site_goes_beside_a_default_site_and_answers_only_its_name(tmp_path)
     assert theirs[0] == 200
 
 
+def test_only_the_bulk_upload_takes_bodies_past_max_content_length(tmp_path):
+    """J1's path has its own body limit (BULK_MAX_BYTES), with its own 413 message; every other path keeps
+    MAX_CONTENT_LENGTH's. gunicorn is not running, so a body nginx accepts meets its 503."""
+    port = free_port()
+    site = render(f"127.0.0.1:{port}", f"127.0.0.1:{free_port()}", 1048576, server_name="api.example.test",
+                  bulk_max_body_bytes=3 * 1048576)
+    nginx = NginxWithSites(tmp_path, [site])
+    assert nginx.test().returncode == 0
+
+    def post(path, length, send=True):
+        head = (f"POST {path} HTTP/1.1\r\nHost: api.example.test\r\nContent-Type: text/csv\r\n"
+                f"Content-Length: {length}\r\nConnection: close\r\n\r\n").encode()
+        status, _, body = exchange(port, head + (b"x" * length if send else b""))
+        assert isinstance(body, dict), (status, body)
+        return status, body["error"], body["message"]
+
+    with nginx:
+        wait_for(port)
+        two_mib = 2 * 1048576
+        assert post("/compatibilities/bulk", two_mib)[:2] == (503, "service_unavailable")
+        assert post("/items/MLA1/compatibilities", two_mib, send=False) == (
+            413, "request_entity_too_large", "Request body too large: the limit is 1 MiB")
+        status, error, message = post("/compatibilities/bulk", 4 * 1048576, send=False)
+        assert (status, error) == (413, "request_entity_too_large") and "3145728 bytes (BULK_MAX_BYTES)" in message
+        # An exact match: a path below J1's keeps the server's limit.
+        assert post("/compatibilities/bulk/x", two_mib, send=False)[0] == 413
+
+
 def self_signed(directory, name):
     key, certificate = directory / "key.pem", directory / "cert.pem"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-keyout", str(key),
