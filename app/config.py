@@ -224,7 +224,7 @@ SETTINGS = (
     Setting("BULK_RETENTION_DAYS", Whole(1), 30, "finished jobs and their results are kept this long"),
     # A QUEUED or RUNNING job that made no progress for this long is put on the queue again by the
     # sweep (its enqueue was lost, or its consumer died); each worker sweeps at start and every minute.
-    Setting("BULK_STALE_AFTER_S", Whole(1), 120, "a job in flight without progress this long is queued again"),
+    Setting("BULK_STALE_AFTER_S", Whole(), 120, "a job in flight without progress this long is queued again"),
     Setting("BULK_MAX_ATTEMPTS", Whole(1), 5, "times a job is found stale before it is FAILED"),
     Setting("BULK_SLICE_S", Whole(1), 2, "a worker's task works on one job this long, then queues the rest"),
     # The task queue's storage: empty puts it beside the database (a SQLite file next to the
