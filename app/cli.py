@@ -24,6 +24,7 @@ from app.services import compat, history
 from app.services.auth import count_dead_tokens, purge_dead_tokens
 from app.services.auth import tokens as auth
 from app.services.bundle import BundleError, export_bundle, import_bundle, read_bundle
+from app.services.notifications.worker import NotificationPump
 
 db_cli = AppGroup("db", help="Database schema.")
 tokens_cli = AppGroup("tokens", help="Access tokens.")
@@ -290,7 +291,7 @@ def worker(threads, nice):
     """Run one background worker in the foreground until stopped (Ctrl-C lets it finish its task
     first; SIGTERM stops it at once, which loses nothing either): it applies bulk compatibility jobs
     (J1) and, once a minute, puts back on the queue the jobs whose consumer died or whose enqueue
-    was lost.
+    was lost; and it posts the applications' notifications (extensions.md, N).
 
     To run several, start the command several times, on this host or on others: every worker
     shares the work of the queue that QUEUE_URL names (by default beside DATABASE_URL: a SQLite
@@ -311,6 +312,7 @@ def worker(threads, nice):
         logging.getLogger("huey.consumer").setLevel(logging.INFO)
     queue = current_app.extensions["bulk_queue"]
     queue.sweep()  # work a dead worker left, at once rather than at the first minute's sweep
+    NotificationPump(current_app.config).start()  # posts notifications while the consumer runs jobs
     queue.consumer(threads).run()
 
 
