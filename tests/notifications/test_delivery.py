@@ -65,7 +65,8 @@ def test_a_finished_bulk_job_posts_bulk_jobs(app, client, subscribe, pump, recei
     with app.app_context():
         app.extensions["bulk_queue"].run_pending()
     pump()
-    assert [(b["topic"], b["resource"]) for b in receiver.bodies()] == [("bulk_jobs", f"/compatibilities/bulk/{job_id}")]
+    assert [(b["topic"], b["resource"]) for b in receiver.bodies()] == [
+        ("bulk_jobs", f"/compatibilities/bulk/{job_id}")]
 
 
 def test_a_write_that_rolls_back_notifies_nobody(client, subscribe, pump, receiver, run_db, monkeypatch):
