@@ -134,3 +134,23 @@ def test_a_slow_receiver_times_out_and_does_not_hold_the_others(client, subscrib
     assert took < 1.5  # both posted side by side, each cut at the 500 ms deadline
     errors = run_db(lambda: [n.last_error for n in Notification.select()])
     assert all(e and "timed out" in e for e in errors), errors
+
+
+def test_the_demo_receiver_verifies_what_a_worker_posts(client, subscribe, pump):
+    import io
+    import threading
+
+    from app.services.notifications.receiver import make_server
+
+    app = subscribe("http://127.0.0.1:1/")
+    out = io.StringIO()
+    server = make_server(0, app["signing_secret"], out)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        subscribe(f"http://127.0.0.1:{server.server_port}/")
+        add_vehicle(client)
+        pump()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert out.getvalue().startswith("signature OK {")
