@@ -18,12 +18,14 @@ from app.db import connection, embedded_url, sqlite_path
 from app.db_faults import storage_fault
 from app.errors import ApiError
 from app.migrations import create_schema, schema_drift, schema_status
-from app.models import Item, Product, User
+from app.models import Application, Item, Product, User
 from app.operator import CREATES, CURRENT, EXISTS, confirm_everything, database_url, holds_rows, operator_command
 from app.services import compat, history
 from app.services.auth import count_dead_tokens, purge_dead_tokens
 from app.services.auth import tokens as auth
 from app.services.bundle import BundleError, export_bundle, import_bundle, read_bundle
+from app.services.notifications.receiver import make_server
+from app.services.notifications.worker import NotificationPump
 
 db_cli = AppGroup("db", help="Database schema.")
 tokens_cli = AppGroup("tokens", help="Access tokens.")
@@ -290,7 +292,7 @@ def worker(threads, nice):
     """Run one background worker in the foreground until stopped (Ctrl-C lets it finish its task
     first; SIGTERM stops it at once, which loses nothing either): it applies bulk compatibility jobs
     (J1) and, once a minute, puts back on the queue the jobs whose consumer died or whose enqueue
-    was lost.
+    was lost; and it posts the applications' notifications (extensions.md, N).
 
     To run several, start the command several times, on this host or on others: every worker
     shares the work of the queue that QUEUE_URL names (by default beside DATABASE_URL: a SQLite
@@ -311,9 +313,25 @@ def worker(threads, nice):
         logging.getLogger("huey.consumer").setLevel(logging.INFO)
     queue = current_app.extensions["bulk_queue"]
     queue.sweep()  # work a dead worker left, at once rather than at the first minute's sweep
+    NotificationPump(current_app.config).start()  # posts notifications while the consumer runs jobs
     queue.consumer(threads).run()
 
 
+@click.command("notify-receiver")
+@click.option("--client-id", required=True, help="The application whose signing secret verifies the posts")
+@click.option("--port", type=int, default=9000, show_default=True)
+@operator_command(CURRENT)
+def notify_receiver(client_id, port):
+    """A demo receiver on 127.0.0.1:PORT printing each notification and whether its signature verifies
+    (point the application's callback_url at it with N2; the workers need NOTIFY_ALLOW_PRIVATE=true
+    to post to this host)."""
+    secret = Application.select(Application.signing_secret).where(Application.client_id == client_id).scalar()
+    if not secret:
+        raise click.ClickException(f"application {client_id} does not exist")
+    click.echo(f"listening on http://127.0.0.1:{port}/ for application {client_id}'s notifications")
+    make_server(port, secret).serve_forever()
+
+
 def init_app(app):
-    for group in (db_cli, tokens_cli, catalog_cli, notes_cli, history_cli, demo, worker):
+    for group in (db_cli, tokens_cli, catalog_cli, notes_cli, history_cli, demo, worker, notify_receiver):
         app.cli.add_command(group)

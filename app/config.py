@@ -232,6 +232,12 @@ SETTINGS = (
     Setting("QUEUE_URL", QueueUrl(), "", "where bulk jobs are queued; empty: beside DATABASE_URL",
             "empty (beside the database)"),
     Setting("QUEUE_NAME", Text(), "marketplace", "keeps deployments sharing one queue storage apart"),
+    # Notifications (extensions.md, N), posted by the workers.
+    Setting("NOTIFY_TIMEOUT_MS", Whole(1), 500, "a notification's delivery must be acknowledged within this"),
+    Setting("NOTIFY_RETRY_WINDOW_S", Whole(1), 3600, "failed notifications are retried this long, then missed"),
+    # Tests and a local demo receiver only: production callbacks must not reach the service's own network.
+    Setting("NOTIFY_ALLOW_PRIVATE", Flag(), False, "callback URLs may be loopback or private addresses"),
+    Setting("NOTIFY_POLL_MS", Whole(10), 200, "how often a worker looks for notifications to post"),
     # gunicorn's own (app/gunicorn_conf.py); the app ignores them.
     Setting("BIND", Text(), "", "gunicorn's address, host:port or unix:/path; empty: 127.0.0.1:PORT",
          "`127.0.0.1:$PORT`"),

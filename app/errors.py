@@ -24,7 +24,7 @@ CODES = {
     404: ("not_found", "user_not_found", "item_not_found", "product_not_found", "domain_not_found",
           "compatibility_not_found", "site_not_found", "currency_not_found", "config_not_found",
           "technical_specs_not_found", "chart_tech_specs_not_found", "chart_not_found", "chart_row_not_found",
-          "bulk_job_not_found"),
+          "bulk_job_not_found", "application_not_found"),
     405: ("method_not_allowed",),
     409: ("conflict", "chart_in_use", "idempotency_conflict", "bulk_job_finished"),
     412: ("precondition_failed",),

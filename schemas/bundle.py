@@ -19,6 +19,7 @@ from schemas.bundle_fields import (
     one_of,
     text,
 )
+from schemas.notifications import TOPICS
 from schemas.vocabulary import (
     CATALOGO,
     CHART_TYPES,
@@ -60,6 +61,9 @@ class BundleApplicationSchema(Record):
         allow_none=True, validate=validate.Regexp(r"^[0-9a-f]{64}$", error="must be 64 lowercase hex digits"))
     owner_id = Id(required=True)
     redirect_uri = text(required=False, max_length=500)
+    # Notifications (extensions.md, N); the URL is checked as N2 checks it when the import loads it.
+    callback_url = text(required=False, max_length=500)
+    topics = fields.List(fields.String(validate=validate.OneOf(TOPICS)), required=False, allow_none=True)
 
 
 # The finder's description of a domain attribute (extensions.md F); what a bundle omits gets these.

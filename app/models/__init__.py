@@ -21,6 +21,7 @@ from app.models.compatibilities import Compatibility
 from app.models.finder import FinderDomain, FinderFacet, FinderPairFacet
 from app.models.history import CompatibilityChange
 from app.models.items import CompatibilityException, Item, Suggestion
+from app.models.notifications import Notification, NotificationEvent
 from app.models.orders import Claim, Order
 
 ALL_MODELS = [
@@ -30,6 +31,7 @@ ALL_MODELS = [
     Item, Suggestion, CompatibilityException, Compatibility, Order, Claim,
     ChartDomain, TechnicalSpec, Chart, ChartRow, ChartFilterValue, CatalogVersion, CompatibilityChange,
     FinderDomain, FinderFacet, FinderPairFacet, BulkJob, BulkRow, BulkItem,
+    NotificationEvent, Notification,
 ]
 
 __all__ = [m.__name__ for m in ALL_MODELS] + ["ALL_MODELS"]

@@ -1,8 +1,16 @@
 """Users, registered applications and the hashed tokens and codes that authenticate them."""
+import base64
+import secrets
+
 from peewee import BigIntegerField, BooleanField, CharField, ForeignKeyField
 
-from app.models.base import BaseModel, DateTimeField, utcnow
+from app.models.base import BaseModel, DateTimeField, JSONField, utcnow
 from app.models.common import Site
+
+
+def new_signing_secret():
+    """A Standard Webhooks secret: `whsec_` and 32 random bytes in base64."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
 class User(BaseModel):
@@ -16,6 +24,11 @@ class Application(BaseModel):
     secret_hash = CharField(max_length=64)
     owner = ForeignKeyField(User, on_delete="CASCADE")
     redirect_uri = CharField(max_length=500, null=True)
+    # Notifications (extensions.md, N): where and what to post, and the key that signs the posts.
+    callback_url = CharField(max_length=500, null=True)
+    topics = JSONField(null=True)
+    # Set when the row is made (the bundle's loader and the migration give each its own).
+    signing_secret = CharField(max_length=100, null=True)
 
 
 class AccessToken(BaseModel):

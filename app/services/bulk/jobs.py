@@ -15,6 +15,7 @@ from app.models.bulk import CANCELLED, IN_FLIGHT, PENDING
 from app.services.bulk import queries
 from app.services.bulk.bodies import read_rows
 from app.services.bundle.sql import insert_rows
+from app.services.notifications import outbox
 from app.services.paging import page_of
 
 log = logging.getLogger("app.bulk")
@@ -156,5 +157,6 @@ def cancel_job(job_id, caller_id):
                 BulkRow.item_id.in_([i for _, i in chunk])).execute()
         job.status, job.date_finished = CANCELLED, utcnow()
         BulkJob.update(status=job.status, date_finished=job.date_finished).where(BulkJob.id == job_id).execute()
+        outbox.job_finished(job_id, job.seller_id)
     log.info("bulk job %s cancelled: %d items not started", job_id, len(units))
     return job

@@ -14,6 +14,7 @@ import huey
 
 from app.db import connection
 from app.services.bulk.run import sweep, work_on_job
+from app.services.notifications import worker as notifications_worker
 
 log = logging.getLogger("app.bulk")
 # An idle consumer polls its storage at most this far apart (PostgreSQL's storage is woken at once).
@@ -66,6 +67,7 @@ class JobQueue:
         queue = make_huey(self.url, self.settings["QUEUE_NAME"], self.settings["SQLITE_BUSY_TIMEOUT_MS"] / 1000)
         self._run = queue.task(name="bulk.run_job")(self._run_job)
         queue.periodic_task(huey.crontab(), name="bulk.sweep")(self.sweep)
+        notifications_worker.register(queue, self.settings)  # notifications ride on the same workers
         return queue
 
     def close(self):

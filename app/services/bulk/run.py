@@ -15,6 +15,7 @@ from app.models.base import utcnow
 from app.models.bulk import CANCELLED, DONE, ERROR, FAILED, IN_FLIGHT, OK, PENDING, QUEUED, RUNNING
 from app.services.bulk import queries
 from app.services.bulk.apply import RowResult, apply_item
+from app.services.notifications import outbox
 
 log = logging.getLogger("app.bulk")
 TURN_S = 0.001
@@ -121,8 +122,11 @@ def _finish_if_done(job_id):
     finishing the last two items see each other's commit (the second waited for the first's lock)."""
     if queries.has_pending_items(job_id):
         return False
-    return BulkJob.update(status=DONE, date_finished=utcnow()).where(
+    finished = BulkJob.update(status=DONE, date_finished=utcnow()).where(
         BulkJob.id == job_id, BulkJob.status == RUNNING).execute() == 1
+    if finished:
+        outbox.job_finished(job_id, BulkJob.get_by_id(job_id).seller_id)
+    return finished
 
 
 def _log_end(job_id):
@@ -171,6 +175,7 @@ def _fail(job_id, attempts):
         BulkRow.update(status=CANCELLED).where(BulkRow.job_id == job_id, BulkRow.status == PENDING,
                                                BulkRow.item_id.in_(items[start:start + 500])).execute()
     BulkJob.update(status=FAILED, date_finished=utcnow()).where(BulkJob.id == job_id).execute()
+    outbox.job_finished(job_id, BulkJob.get_by_id(job_id).seller_id)
     log.error("bulk job %s failed: found without progress %d times; %d items not applied (CANCELLED)",
               job_id, attempts, len(items))
 

@@ -36,6 +36,7 @@ from app.models import (
     User,
 )
 from app.services.bundle.load import ITEM_FIELDS, ITEM_KEYS
+from app.services.notifications import applications as notifications
 
 
 def iso(value):
@@ -63,7 +64,7 @@ def users():
 
 def applications():
     return [{"client_id": a["client_id"], "client_secret_sha256": a["secret_hash"], "owner_id": a["owner"],
-             "redirect_uri": a["redirect_uri"]}
+             "redirect_uri": a["redirect_uri"], **notifications.exported_subscription(a)}
             for a in _rows(Application.select().order_by(Application.client_id))]
 
 

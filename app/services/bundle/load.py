@@ -32,6 +32,7 @@ from app.services.auth import tokens as auth
 from app.services.bundle.lookup import chunks
 from app.services.bundle.references import chart_row_ids
 from app.services.bundle.sql import delete_in, insert_rows, select_in
+from app.services.notifications import applications as notifications
 
 
 def upsert(model, fields, rows, key, keep_when_missing=()):
@@ -97,6 +98,7 @@ def load_applications(records, ctx):
     for r in without:  # the stored secret is kept; few applications, so one UPDATE each
         Application.update(owner=r["owner_id"], redirect_uri=r.get("redirect_uri")).where(
             Application.client_id == r["client_id"]).execute()
+    notifications.load_subscriptions(records)
 
 
 def load_domains(records, ctx):

@@ -11,6 +11,7 @@ from peewee import fn
 from app.models import CompatibilityChange, Item
 from app.models.items import new_state_token
 from app.services.history.scope import current_scope
+from app.services.notifications import outbox
 
 
 def etag_data(item_id, state, public=False):
@@ -43,6 +44,7 @@ def touch(item_ids, recorded=None):
     item_ids = list(dict.fromkeys(item_ids))
     if not item_ids:
         return
+    outbox.items_changed(item_ids)  # in this transaction: the items_compatibilities notifications
     token = new_state_token()  # one for all: the tag hashes the item id too
     by_count = {}  # a few UPDATEs: items that got the same number of records share one
     for item_id in item_ids:

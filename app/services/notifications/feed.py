@@ -1,0 +1,70 @@
+"""The change feed (N4): every committed change of a user's items exactly once, oldest first, while
+writers commit concurrently.
+
+A record's id is taken from a sequence before its transaction commits, so ids are not commit order: a
+reader paging by id alone passes a transaction that took a lower id and commits later, and never sees
+it. SQLite has one writer at a time (BEGIN IMMEDIATE), so there ids are commit order. PostgreSQL: each
+record carries its transaction's id (`xid`, an xid8 taken by pg_current_xact_id() as it is inserted);
+a page holds only records whose transaction is older than every transaction still running
+(xid < pg_snapshot_xmin of the reading statement's snapshot): all of those have ended, so every one
+that committed is visible in that same snapshot. The cursor is (xid, id), and any record that becomes
+visible later belongs to a transaction at or above that xmin, so it sorts after every record already
+read: no gap and no repeat. The price: a page waits for the oldest running transaction to end."""
+from app.db import db, is_postgres
+from app.errors import ApiError
+from app.models import CompatibilityChange, Item
+from app.services.history.reads import COLUMNS, to_record
+
+XID_COLUMN = "xid"
+TABLE = CompatibilityChange._meta.table_name
+
+
+def ensure_feed_column():
+    """PostgreSQL: the records' transaction id and the feed's index (a fresh schema and the migration)."""
+    if not is_postgres():
+        return
+    db.execute_sql(f'ALTER TABLE "{TABLE}" ADD COLUMN IF NOT EXISTS "{XID_COLUMN}" xid8 NOT NULL '
+                   "DEFAULT pg_current_xact_id()")
+    db.execute_sql(f'CREATE INDEX IF NOT EXISTS "{TABLE}_xid_id" ON "{TABLE}" ("{XID_COLUMN}", "id")')
+
+
+def parse_cursor(after):
+    """(xid, id) of an `after` (`xid.id` on PostgreSQL, `id` on SQLite); (0, 0) for the first page."""
+    if not after:
+        return 0, 0
+    xid, _, record_id = after.rpartition(".")
+    return int(xid or 0), int(record_id)
+
+
+def _columns_sql():
+    names = ", ".join(f'c."{c.column_name}"' for c in COLUMNS)
+    return names
+
+
+def changes(user_id, after, limit):
+    """(records with item_id, next_after) of the user's items after the cursor."""
+    xid, record_id = parse_cursor(after)
+    columns = _columns_sql()
+    items = f'SELECT i."id" FROM "{Item._meta.table_name}" i WHERE i."seller_id" = %s'
+    if is_postgres():
+        sql = (f'SELECT {columns}, c."{XID_COLUMN}"::text FROM "{TABLE}" c '
+               f'WHERE c."item_id" IN ({items}) '
+               f'AND (c."{XID_COLUMN}", c."id") > (%s::text::xid8, %s) '
+               f'AND c."{XID_COLUMN}" < pg_snapshot_xmin(pg_current_snapshot()) '
+               f'ORDER BY c."{XID_COLUMN}", c."id" LIMIT %s')
+        rows = db.execute_sql(sql, (user_id, str(xid), record_id, limit)).fetchall()
+        records = [to_record(row[:-1]) for row in rows]
+        last = f"{rows[-1][-1]}.{rows[-1][0]}" if rows else (after or "0.0")
+        return records, last
+    sql = (f'SELECT {columns} FROM "{TABLE}" c WHERE c."item_id" IN ({items.replace("%s", "?")}) '
+           f'AND c."id" > ? ORDER BY c."id" LIMIT ?')
+    rows = db.execute_sql(sql, (user_id, record_id, limit)).fetchall()
+    records = [to_record(row) for row in rows]
+    return records, str(rows[-1][0]) if rows else (after or "0")
+
+
+def require_own_feed(caller_id, user_id):
+    """A user's change feed is theirs alone."""
+    if caller_id != user_id:
+        raise ApiError("forbidden", f"Caller {caller_id} may only read their own change feed, not that of "
+                       f"user {user_id}")

@@ -1,0 +1,189 @@
+"""What the workers do with the outbox: turn each event into one notification per subscribed
+application (deleting the event in the same transaction), post the notifications that are due side
+by side, retry with growing delays within NOTIFY_RETRY_WINDOW_S, then keep them as missed for N3.
+
+Safe with several workers and with a worker killed anywhere: a notification is taken by moving its
+`next_at` past a lease (a compare-and-set); one whose worker died is due again when the lease ends,
+and is posted again with the same `_id` (at least once)."""
+import datetime
+import hashlib
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import orjson
+from peewee import fn
+
+from app.db import connection, write_transaction
+from app.models import AccessToken, Application, Item, RefreshToken
+from app.models.base import utcnow
+from app.models.notifications import (
+    BULK_JOBS,
+    ITEMS_COMPATIBILITIES,
+    MISSED,
+    PENDING,
+    SENT,
+    Notification,
+    NotificationEvent,
+)
+from app.services.notifications import delivery
+from app.services.notifications.signing import signed_headers
+
+log = logging.getLogger("app.notifications")
+BATCH = 200
+LEASE_S = 30  # longer than any delivery's deadline
+MAX_DELAY_S = 600
+MISSED_KEPT = datetime.timedelta(days=2)
+CONCURRENT_DELIVERIES = 16
+
+
+def resource_of(topic, subject):
+    return f"/items/{subject}/compatibilities" if topic == ITEMS_COMPATIBILITIES else f"/compatibilities/bulk/{subject}"
+
+
+def _subscribers(topic, user_ids):
+    """{user id: [application]} of the applications subscribed to `topic` that each user owns or
+    has granted access to (a live token)."""
+    apps = [a for a in Application.select().where(Application.callback_url.is_null(False))
+            if topic in (a.topics or ())]
+    if not apps or not user_ids:
+        return {}
+    by_id = {a.client_id: a for a in apps}
+    grants = set()
+    for model in (AccessToken, RefreshToken):
+        grants.update(model.select(model.user, model.application).where(
+            model.user.in_(list(user_ids)), model.application.in_(list(by_id)),
+            model.revoked == False).distinct().tuples())  # noqa: E712 (a peewee expression)
+    return {user_id: [a for a in apps if a.owner_id == user_id or (user_id, a.client_id) in grants]
+            for user_id in user_ids}
+
+
+def fan_out():
+    """Turns waiting events into notifications; answers how many events it took."""
+    with write_transaction():
+        events = list(NotificationEvent.select().order_by(NotificationEvent.id).limit(BATCH))
+        if not events:
+            return 0
+        items = [e.subject for e in events if e.topic == ITEMS_COMPATIBILITIES]
+        sellers = dict(Item.select(Item.id, Item.seller).where(Item.id.in_(items)).tuples()) if items else {}
+        rows = []
+        for topic in (ITEMS_COMPATIBILITIES, BULK_JOBS):
+            mine = [e for e in events if e.topic == topic]
+            users = {e: (sellers.get(e.subject) if topic == ITEMS_COMPATIBILITIES else e.user_id) for e in mine}
+            subscribers = _subscribers(topic, {u for u in users.values() if u is not None})
+            for event in mine:
+                for app in subscribers.get(users[event], ()):
+                    rows.append({"id": _notification_id(event.id, app.client_id), "event_id": event.id,
+                                 "application_id": app.client_id, "topic": topic,
+                                 "resource": resource_of(topic, event.subject), "user_id": users[event],
+                                 "received": event.date_created, "next_at": event.date_created})
+        for start in range(0, len(rows), 100):
+            Notification.insert_many(rows[start:start + 100]).on_conflict_ignore().execute()
+        NotificationEvent.delete().where(NotificationEvent.id.in_([e.id for e in events])).execute()
+    return len(events)
+
+
+def _notification_id(event_id, client_id):
+    """Stable and unique: a second worker fanning out the same event makes the same ids."""
+    return hashlib.sha256(f"{event_id}:{client_id}".encode()).hexdigest()[:32]
+
+
+def retry_delay(attempts):
+    """After the n-th failed attempt: 1, 2, 4 ... seconds, at most MAX_DELAY_S."""
+    return min(2 ** (attempts - 1), MAX_DELAY_S)
+
+
+def _take_due(now, at_most):
+    """Notifications due now, each leased to this worker by a compare-and-set of its next_at."""
+    due = list(Notification.select().where(Notification.status == PENDING, Notification.next_at <= now)
+               .order_by(Notification.next_at).limit(at_most))
+    taken = []
+    lease_end = now + datetime.timedelta(seconds=LEASE_S)
+    for n in due:
+        with write_transaction():
+            if Notification.update(next_at=lease_end).where(
+                    Notification.id == n.id, Notification.status == PENDING,
+                    Notification.next_at == n.next_at).execute():
+                taken.append(n)
+    return taken
+
+
+def body_of(notification, attempts, sent):
+    return orjson.dumps({
+        "_id": notification.id, "resource": notification.resource, "user_id": notification.user_id,
+        "topic": notification.topic, "application_id": notification.application_id, "attempts": attempts,
+        "sent": _iso(sent), "received": _iso(notification.received)})
+
+
+def _iso(when):
+    return when.isoformat(timespec="milliseconds") + "Z"
+
+
+def _deliver(notification, app, settings):
+    """(notification, attempts, sent, error or None): one POST; the database is not touched here."""
+    attempts, sent = notification.attempts + 1, utcnow()
+    if app is None or not app.callback_url:
+        return notification, attempts, sent, "the application has no callback URL"
+    body = body_of(notification, attempts, sent)
+    headers = signed_headers(app.signing_secret, notification.id, int(time.time()), body)
+    error = delivery.post(app.callback_url, body, headers, settings["NOTIFY_TIMEOUT_MS"] / 1000,
+                          settings["NOTIFY_ALLOW_PRIVATE"])
+    return notification, attempts, sent, error
+
+
+def _record(notification, attempts, sent, error, window_s):
+    if error is None:
+        changes = {"status": SENT, "attempts": attempts, "sent": sent, "last_error": None}
+    else:
+        next_at = sent + datetime.timedelta(seconds=retry_delay(attempts))
+        gives_up = next_at > notification.received + datetime.timedelta(seconds=window_s)
+        changes = {"status": MISSED if gives_up else PENDING, "attempts": attempts, "sent": sent,
+                   "next_at": next_at, "last_error": error}
+        log.info("notification %s to %s: attempt %d failed (%s)%s", notification.id, notification.application_id,
+                 attempts, error, "; kept as missed" if gives_up else "")
+    with write_transaction():
+        Notification.update(**changes).where(Notification.id == notification.id).execute()
+
+
+def deliver_due(settings, executor=None):
+    """Posts the notifications due now, side by side (a slow receiver holds one thread for at most
+    its deadline); answers how many were attempted."""
+    taken = _take_due(utcnow(), BATCH)
+    if not taken:
+        return 0
+    apps = {a.client_id: a for a in Application.select().where(
+        Application.client_id.in_(list({n.application_id for n in taken})))}
+    own = executor is None
+    executor = executor or ThreadPoolExecutor(CONCURRENT_DELIVERIES, thread_name_prefix="notify")
+    try:
+        outcomes = list(executor.map(lambda n: _deliver(n, apps.get(n.application_id), settings), taken))
+    finally:
+        if own:
+            executor.shutdown()
+    for outcome in outcomes:
+        _record(*outcome, settings["NOTIFY_RETRY_WINDOW_S"])
+    return len(taken)
+
+
+def purge_missed(now=None):
+    """Missed notifications are kept two days (N3); delivered ones are not kept."""
+    now = now or utcnow()
+    with write_transaction():
+        Notification.delete().where(Notification.status == SENT).execute()
+        return Notification.delete().where(Notification.status == MISSED,
+                                           Notification.received < now - MISSED_KEPT).execute()
+
+
+def pump_once(settings, executor=None):
+    """One pass: events to notifications, then the due ones posted. Answers (events, attempts)."""
+    with connection():
+        events = 0
+        while (taken := fan_out()):
+            events += taken
+        return events, deliver_due(settings, executor)
+
+
+def pending_count():
+    with connection():
+        return (NotificationEvent.select(fn.COUNT(NotificationEvent.id)).scalar()
+                + Notification.select().where(Notification.status == PENDING).count())

@@ -1,0 +1,53 @@
+"""Notifications in the task queue's workers: a thread of each `flask --app wsgi worker` that posts
+what is due every NOTIFY_POLL_MS, and a periodic task on the same huey that does one pass and
+purges missed notifications older than two days (so deliveries go on even on a worker started
+without the thread, e.g. huey's own consumer)."""
+import logging
+import threading
+
+import huey
+
+from app.db import connection
+from app.services.notifications.pump import pump_once, purge_missed
+
+log = logging.getLogger("app.notifications")
+
+
+def register(queue, settings):
+    """The periodic task on the bulk jobs' huey."""
+
+    @queue.periodic_task(huey.crontab(), name="notify.sweep")
+    def notify_sweep():
+        pump_once(settings)
+        with connection():
+            purge_missed()
+
+    return notify_sweep
+
+
+class NotificationPump:
+    """A daemon thread: a pass, then a pause of NOTIFY_POLL_MS (none when the pass found work)."""
+
+    def __init__(self, settings):
+        self.settings = settings
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="notify-pump", daemon=True)
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self._stop.set()
+        self.thread.join(10)
+
+    def _run(self):
+        pause = self.settings["NOTIFY_POLL_MS"] / 1000
+        while not self._stop.is_set():
+            try:
+                events, attempts = pump_once(self.settings)
+            except Exception:  # the database is away: try again at the next pause
+                log.exception("notifications: a pass failed")
+                events = attempts = 0
+            if not (events or attempts):
+                self._stop.wait(pause)

@@ -1,0 +1,100 @@
+"""Fixtures of the notification tests: the base bundle loaded with application 5501 subscribed, a
+local receiver that records what it is posted, and a pump pass run as a worker would."""
+import http.server
+import json
+import threading
+import time
+import uuid
+
+import pytest
+
+from app.db import db
+from app.services.notifications import pump_once
+from tests.bundles import SELLER, TOKENS
+from tests.helpers import bearer, loaded_app
+
+AUTH = bearer(TOKENS[SELLER])
+TOPICS = ["items_compatibilities", "bulk_jobs"]
+
+
+class Receiver:
+    """An HTTP server on 127.0.0.1 recording each POST (headers, body); `status` and `delay_s` set
+    its answers, `location` a redirect's target."""
+
+    def __init__(self):
+        self.received, self.status, self.delay_s, self.location = [], 200, 0.0, None
+        receiver = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 (http.server's name)
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.received.append((dict(self.headers), body))
+                time.sleep(receiver.delay_s)
+                self.send_response(receiver.status)
+                if receiver.location:
+                    self.send_header("Location", receiver.location)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def bodies(self):
+        return [json.loads(body) for _, body in self.received]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver():
+    r = Receiver()
+    yield r
+    r.close()
+
+
+@pytest.fixture
+def app(request, database_url):
+    app = loaded_app(request, database_url, NOTIFY_ALLOW_PRIVATE="true", NOTIFY_RETRY_WINDOW_S="60",
+                     QUEUE_NAME=f"test-{uuid.uuid4().hex[:12]}")
+    yield app
+    app.extensions["bulk_queue"].close()
+    if hasattr(db.obj, "close_all"):
+        db.obj.close_all()
+
+
+@pytest.fixture
+def subscribe(client):
+    """Points application 5501 at `url` for these topics (N2)."""
+
+    def run(url, topics=TOPICS):
+        response = client.put("/applications/5501", json={"callback_url": url, "topics": topics}, headers=AUTH)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    return run
+
+
+@pytest.fixture
+def pump(app):
+    """One worker pass: answers (events taken, deliveries attempted)."""
+
+    def run():
+        with app.app_context():
+            return pump_once(app.config)
+
+    return run
+
+
+def add_vehicle(client, item_id="MLA100", product_id="MLA90001", headers=AUTH):
+    response = client.post(f"/items/{item_id}/compatibilities", json={"products": [
+        {"id": product_id, "creation_source": "DEFAULT"}]},
+                           headers=headers)
+    assert response.status_code in (200, 201), response.get_json()
+    return response

@@ -1,0 +1,48 @@
+"""Real `flask --app wsgi worker` processes: a worker killed (SIGKILL) after the change committed and
+while it was posting; the next worker delivers the notification, with the same _id."""
+import datetime
+import signal
+import time
+
+import pytest
+
+from app.models import Notification
+from tests.bulk.test_workers import Worker
+from tests.notifications.conftest import add_vehicle
+
+pytestmark = pytest.mark.slow
+
+
+def _wait(condition, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_worker_killed_before_delivering_loses_nothing(app, client, subscribe, receiver, run_db):
+    subscribe(receiver.url)
+    add_vehicle(client)  # committed, no worker running: the outbox holds it
+    first = Worker(app, NOTIFY_ALLOW_PRIVATE="true")
+    try:
+        receiver.delay_s = 5  # the first worker waits on its answer...
+        first.wait_ready()
+        assert _wait(lambda: receiver.received), "".join(first.lines)
+        first.stop(signal.SIGKILL)  # ...and dies before it records anything
+    finally:
+        first.stop(signal.SIGKILL)
+    [lost] = run_db(lambda: list(Notification.select()))
+    assert (lost.status, lost.attempts) == ("PENDING", 0)
+    # Its lease ends (moved to now rather than waited for).
+    run_db(lambda: Notification.update(next_at=datetime.datetime(2000, 1, 1)).execute())
+    receiver.delay_s = 0
+    second = Worker(app, NOTIFY_ALLOW_PRIVATE="true").wait_ready()
+    try:
+        assert _wait(lambda: len(receiver.received) == 2), "".join(second.lines)
+    finally:
+        second.stop()
+    bodies = receiver.bodies()
+    assert len(bodies) == 2 and bodies[0]["_id"] == bodies[1]["_id"]  # at least once, one _id to drop repeats
+    assert bodies[1]["attempts"] == 1
