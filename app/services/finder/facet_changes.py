@@ -18,11 +18,10 @@ from functools import partial
 from itertools import chain, combinations
 from operator import itemgetter
 
-from app.db import db
 from app.models import finder as stored
 from app.models.finder import FinderDomain, FinderFacet, FinderPairFacet
+from app.services.finder import queries
 from app.services.finder.facets import refresh_facets
-from app.services.finder.matching import scope
 
 PAIR_FIELDS = ["domain_id", "known_attribute_id", "known_value_id", "attribute_id", "value_id", "value_name",
                "metric"]
@@ -124,21 +123,11 @@ def _stored_pairs(domain, changed):
     domain.pairs.update({tuple(key): n for *key, n in query if tuple(key[:2]) in kept})
     for known in domain.popular - domain.popular_before:
         products = {}
-        for product_id, *row in _rows_of_products_with(domain.id, known):
+        for product_id, *row in queries.rows_of_products_with(domain.id, *known):
             if product_id not in changed:
                 products.setdefault(product_id, []).append(tuple(row))
         rows, _, pairs = _counted(list(products.values()))
         _add_pairs(domain.pairs, rows, pairs, {known}, 1)
-
-
-def _rows_of_products_with(domain_id, known):
-    """(product_id, attribute_id, value_id, value_name) of the domain's child products that carry
-    the known value: driven from that value's rows, each product's rows then read by its id (a
-    product's rows all share its domain and child flag)."""
-    return db.execute_sql(
-        "SELECT a.product_id, a.attribute_id, a.value_id, a.value_name FROM product_attribute k"
-        f" JOIN product_attribute a ON a.product_id = k.product_id WHERE k.scope_id = {scope()}"
-        f" AND k.value_id = {db.param}", (domain_id, True, *known)).fetchall()
 
 
 def apply(planned):
