@@ -301,6 +301,11 @@ def execute_prepared(key, build, values):
     return db.execute_sql(*prepared(key, build, values))
 
 
+def ping():
+    """One round trip to the database; raises when it cannot answer."""
+    db.obj.execute_sql("SELECT 1")  # db.obj: see app/http/current.py
+
+
 def is_postgres():
     return isinstance(db.obj, PostgresqlDatabase)
 
