@@ -1,9 +1,8 @@
 """The finder's stored counts (app/models/finder.py) updated from the products an import changes,
 instead of recounted from every product of their domains.
 
-Recounting a domain after an import of 100,000 products read its 500,000 attribute rows twice (a
-GROUP BY, then an ordered pass for the pair counts): seconds per import, whatever its size. The
-counts are sums over child products, so an import adds what its new rows count and takes away
+Recounting a domain reads all its attribute rows twice (a GROUP BY, then an ordered pass for the
+pair counts), however few products an import changes. The counts are sums over child products, so an import adds what its new rows count and takes away
 what the rows they replace counted; both are in memory already (the importer compares them to
 skip unchanged products). The one thing not in memory: a known value that becomes popular needs
 pair counts among the stored products that carry it and the import leaves alone, which are fewer
@@ -92,8 +91,8 @@ def _counted(products):
     """(distinct rows, {row number: products}, {(row number, row number): products}) of the child
     rows of some products: every pair of a product's rows counted once, in the product's order
     (_add_pairs reads it both ways: half the pairs of counting each order), popular or not, and
-    filtered per distinct pair after. Rows are numbered so that itertools and Counter count in C;
-    building a tuple key per pair in Python was 11 % of a product import's instructions. The
+    filtered per distinct pair after. Rows are numbered so that itertools and Counter count in C,
+    instead of a tuple key built per pair in Python, a large share of a product import. The
     price: pairs whose known value is not popular are counted too, so a catalog of values unique
     to one product holds up to twice the distinct pairs of the result while it plans."""
     rows = list(set(chain.from_iterable(products)))

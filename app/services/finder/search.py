@@ -5,8 +5,8 @@ The total comes from the stored counts when at most one attribute is known (a va
 the domain's child products) once the known attributes the smallest one implies are dropped
 (matching.narrowed), or from a stored pair count when two are left; otherwise it is counted over
 the smallest known attribute's products. The page is read the same way: a single known value
-sorted by id walks the index of that value in product order, so offset 10,000 reads 10,050 index
-entries whatever the catalog.
+sorted by id walks the index of that value in product order, so a deep page reads the entries up to
+its end whatever the catalog.
 """
 
 from app.errors import ApiError
