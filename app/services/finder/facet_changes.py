@@ -2,11 +2,12 @@
 instead of recounted from every product of their domains.
 
 Recounting a domain reads all its attribute rows twice (a GROUP BY, then an ordered pass for the
-pair counts), however few products an import changes. The counts are sums over child products, so an import adds what its new rows count and takes away
-what the rows they replace counted; both are in memory already (the importer compares them to
-skip unchanged products). The one thing not in memory: a known value that becomes popular needs
-pair counts among the stored products that carry it and the import leaves alone, which are fewer
-than POPULAR_VALUE by definition, read before the import writes anything (`plan`).
+pair counts), however few products an import changes. The counts are sums over child products,
+so an import adds what its new rows count and takes away what the rows they replace counted;
+both are in memory already (the importer compares them to skip unchanged products). The one
+thing not in memory: a known value that becomes popular needs pair counts among the stored
+products that carry it and the import leaves alone, which are fewer than POPULAR_VALUE by
+definition, read before the import writes anything (`plan`).
 
 `plan(changes)` before the product writes, `apply(planned)` after. A count that would go negative
 means the stored counts were not the sum of the stored rows: that domain is recounted whole
