@@ -3,9 +3,14 @@ known attributes, how many values each, the sort) and run with each request's va
 
 A list of values is tested with `=` when it holds one (so that an index gives its rows in product
 order; with `IN (?)` SQLite picks the index in answer order and walks every value), else with an
-IN list padded with NULLs to a power of two: a NULL matches nothing, and a request of 7 or 8 values
-runs the statement compiled for 8 instead of adding a shape of its own to the cache.
+IN list. Past 8 values the list is padded to a multiple of 8 by repeating its last value (which
+matches nothing more): a request of 20 or 24 years runs the statement compiled for 24 instead of
+adding a shape of its own to the cache, which every area shares (app.db.MAX_PREPARED). A string
+pads more cheaply than a NULL, which sqlite3 binds through an adapter.
 """
+from functools import cache
+from itertools import chain, repeat
+
 from peewee import JOIN, OP, SQL, Entity, Expression, fn
 
 from app.db import db, execute_prepared, is_postgres, param, prepared
@@ -19,21 +24,28 @@ _TOP_ORDER = (Entity("metric").desc(), Entity("value_name"), Entity("value_id"))
 
 
 def _slots(n):
-    """How many params an IN list of `n` values takes: n for one, else the next power of two."""
-    return 1 if n <= 1 else 1 << (n - 1).bit_length()
+    """How many params an IN list of `n` values takes: n up to 8, else n rounded up to a multiple of 8."""
+    return n if n <= 8 else -(-n // 8) * 8
 
 
-def _named(name, values):
-    """{name0: first value, ...} of an IN list, padded with NULLs to its slots."""
-    padded = list(values) + [None] * (_slots(len(values)) - len(values))
-    return {f"{name}{n}": v for n, v in enumerate(padded)}
+@cache
+def _names(name, slots):
+    """The params of an IN list: name0, name1, ..., formatted once instead of on every call."""
+    return tuple(f"{name}{k}" for k in range(slots))
+
+
+def _put(values, name, items):
+    """`values` with the params of an IN list of `items` (`_one_of`): name0, name1, ..., padded to
+    its slots with its last item."""
+    values.update(zip(_names(name, _slots(len(items))), chain(items, repeat(items[-1])), strict=False))
+    return values
 
 
 def _one_of(node, name, n):
     """`node` equal to the param `name0` when n is 1, else IN (name0, name1, ...)."""
     if n == 1:
         return Expression(node, OP.EQ, param(f"{name}0"))
-    return Expression(node, OP.IN, [param(f"{name}{k}") for k in range(n)])
+    return Expression(node, OP.IN, [param(p) for p in _names(name, n)])
 
 
 def _scope_id(domain, attribute):
@@ -60,14 +72,16 @@ def domain_sizing(domain_id, known, paired):
     pairs = [(k, [o for o in known if o.attribute_id != k.attribute_id]) for k in known] if paired else []
     pairs = [(k, others, list(dict.fromkeys(v for o in others for v in o.value_ids))) for k, others in pairs if others]
     shape = (tuple(_slots(len(k.value_ids)) for k in known),
-             tuple((_slots(len(k.value_ids)), len(others), _slots(len(values))) for k, others, values in pairs))
+             tuple((_slots(len(k.value_ids)), _slots(len(others)), _slots(len(values))) for k, others, values in pairs))
     values = {"domain": domain_id}
     for n, k in enumerate(known):
-        values.update({f"s{n}": k.attribute_id, **_named(f"s{n}v", k.value_ids)})
+        values[f"s{n}"] = k.attribute_id
+        _put(values, f"s{n}v", k.value_ids)
     for n, (k, others, other_values) in enumerate(pairs):
-        values.update({f"p{n}": k.attribute_id, **_named(f"p{n}v", k.value_ids),
-                       **{f"p{n}k{m}": o.attribute_id for m, o in enumerate(others)},
-                       **_named(f"p{n}kv", other_values)})
+        values[f"p{n}"] = k.attribute_id
+        _put(values, f"p{n}v", k.value_ids)
+        _put(values, f"p{n}k", [o.attribute_id for o in others])
+        _put(values, f"p{n}kv", other_values)
     rows = execute_prepared(("finder_domain_sizing", shape), lambda: _domain_sizing(*shape), values).fetchall()
     domain_row = next((row[:4] for row in rows if row[0] is not None), None)
     return (domain_row, [row[7:] for row in rows if row[0] is None and row[4] is None],
@@ -100,7 +114,8 @@ def sizes_by_domain(domain_ids, known):
     shape = (len(domain_ids), tuple(_slots(len(k.value_ids)) for k in known))
     values = {f"d{d}": domain_id for d, domain_id in enumerate(domain_ids)}
     for n, k in enumerate(known):
-        values.update({f"a{n}": k.attribute_id, **_named(f"a{n}v", k.value_ids)})
+        values[f"a{n}"] = k.attribute_id
+        _put(values, f"a{n}v", k.value_ids)
 
     def build():
         parts = [FinderFacet.select(FinderFacet.domain_id, FinderFacet.attribute_id, FinderFacet.value_id,
@@ -125,9 +140,10 @@ class Matching:
     def __init__(self, domain_id, driver, others=(), driver_values=None):
         driver_values = driver_values or driver.value_ids
         self.shape = (_slots(len(driver_values)), tuple(_slots(len(k.value_ids)) for k in others))
-        self.values = {"domain": domain_id, "a0": driver.attribute_id, **_named("a0v", driver_values)}
+        self.values = _put({"domain": domain_id, "a0": driver.attribute_id}, "a0v", driver_values)
         for n, k in enumerate(others, 1):
-            self.values.update({f"a{n}": k.attribute_id, **_named(f"a{n}v", k.value_ids)})
+            self.values[f"a{n}"] = k.attribute_id
+            _put(self.values, f"a{n}v", k.value_ids)
 
 
 def _matching(shape, prefix=""):
@@ -200,7 +216,7 @@ def products(ids):
                 .join(a, JOIN.LEFT_OUTER, on=(a.product == p.id)).where(_one_of(p.id, "id", slots))
                 .order_by(p.id, a.position))
     slots = _slots(len(ids))
-    return execute_prepared(("finder_products", slots), build, _named("id", ids)).fetchall()
+    return execute_prepared(("finder_products", slots), build, _put({}, "id", ids)).fetchall()
 
 
 def top_stored(domain_id, attribute_id, limit):
@@ -224,15 +240,16 @@ def _pairs(slots):
 
 
 def _pair_values(domain_id, attribute_id, known, known_values):
-    return {"domain": domain_id, "attribute": attribute_id, "known": known.attribute_id,
-            **_named("known", known_values)}
+    return _put({"domain": domain_id, "attribute": attribute_id, "known": known.attribute_id}, "known", known_values)
 
 
 def top_pairs(domain_id, attribute_id, known, value_id, limit):
     """(value_id, value_name, metric) of the attribute's values among the products of one popular
     value of `known`: its stored pair counts, one row per value, read in answer order from their index."""
+    values = _pair_values(domain_id, attribute_id, known, [value_id])
+    values["limit"] = limit
     return execute_prepared("finder_top_pairs", lambda: _pairs(1).order_by(*_TOP_ORDER).limit(param("limit")),
-                            {**_pair_values(domain_id, attribute_id, known, [value_id]), "limit": limit}).fetchall()
+                            values).fetchall()
 
 
 def _counted(shape):
@@ -258,15 +275,13 @@ def top_pairs_and_counted(domain_id, attribute_id, known, limit):
     products of its rare ones. A value of one attribute never shares a product with another, so
     the two parts add up."""
     popular, rare = known.popular, known.rare
-    shape = (_slots(len(popular)) if popular else 0, Matching(domain_id, known, (), rare).shape if rare else None)
-    values = {"attribute": attribute_id, "limit": limit}
-    if popular:
-        values.update(_pair_values(domain_id, attribute_id, known, popular))
-    if rare:
-        values.update(Matching(domain_id, known, (), rare).values)
+    counted = Matching(domain_id, known, (), rare) if rare else None
+    shape = (_slots(len(popular)), counted and counted.shape)
+    values = _pair_values(domain_id, attribute_id, known, popular) if popular else {"attribute": attribute_id}
+    values.update(counted.values if counted else (), limit=limit)
 
     def build():
-        parts = ([_pairs(shape[0])] if popular else []) + ([_counted(shape[1])] if rare else [])
+        parts = ([_pairs(shape[0])] if popular else []) + ([_counted(shape[1])] if counted else [])
         union = parts[0] if len(parts) == 1 else parts[0].union_all(parts[1])
         summed = union.select_from(union.c.value_id, union.c.value_name, fn.SUM(union.c.metric).alias("metric"))
         return summed.group_by(union.c.value_id, union.c.value_name).order_by(*_TOP_ORDER).limit(param("limit"))
