@@ -3,6 +3,7 @@ import os
 import sqlite3
 import time
 from contextlib import contextmanager
+from operator import itemgetter
 from urllib.parse import urlsplit
 
 import psycopg
@@ -289,16 +290,33 @@ def prepared(key, build, values):
     cache_key = (key, db.obj.param, db.obj.quote)
     compiled = _prepared.get(cache_key)
     if compiled is None:
-        compiled = build().sql()
+        sql, params = build().sql()
+        compiled = sql, _binder(params)
         if len(_prepared) < MAX_PREPARED:
             _prepared[cache_key] = compiled
-    sql, params = compiled
-    return sql, [values[p.name] if isinstance(p, Param) else p for p in params]
+    sql, bind = compiled
+    return sql, bind(values)
+
+
+def _binder(params):
+    """The function that makes a compiled query's params from `values`: each Param's value by
+    name, every other param as compiled. When all are Params (the usual case), one itemgetter
+    call instead of a Python loop over them, which showed in statements of many params."""
+    if not all(isinstance(p, Param) for p in params):
+        return lambda values: [values[p.name] if isinstance(p, Param) else p for p in params]
+    if len(params) < 2:
+        return lambda values: [values[p.name] for p in params]
+    return itemgetter(*(p.name for p in params))
 
 
 def execute_prepared(key, build, values):
     """The cursor of a prepared query run with `values` (see `prepared`)."""
     return db.execute_sql(*prepared(key, build, values))
+
+
+def ping():
+    """One round trip to the database; raises when it cannot answer."""
+    db.obj.execute_sql("SELECT 1")  # db.obj: see app/http/current.py
 
 
 def is_postgres():

@@ -144,8 +144,8 @@ def test_a_known_brand_its_known_model_implies_is_not_checked_product_by_product
     with recorded_statements() as seen:
         answer = top(client, "VEHICLE_YEAR", known).get_json()
     assert answer == expected_top_values(bundle, "VEHICLE_YEAR", known) and answer
-    assert not [sql for sql in seen if "k0.attribute_id" in sql]
+    assert not [sql for sql in seen if '"k"."attribute_id"' in sql]  # no correlated test of the brand
     apart = [{"id": "BRAND", "value_id": "61828"}, {"id": "MODEL", "value_id": "62200"}]
     with recorded_statements() as seen:
         assert top(client, "VEHICLE_YEAR", apart).get_json() == []
-    assert not [sql for sql in seen if "JOIN product_attribute" in sql]
+    assert not [sql for sql in seen if "product_attribute" in sql]

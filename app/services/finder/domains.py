@@ -2,10 +2,10 @@
 the attributes it names: known to the domain, not repeated."""
 from dataclasses import dataclass
 
-from app.db import db, execute_prepared, param
 from app.errors import ApiError
 from app.models import Domain
-from app.services.finder.matching import pair_parts, size_parts
+from app.services.finder import queries
+from app.services.finder.matching import MAX_PAIRED
 from schemas.bundle import ATTRIBUTE_DEFAULTS
 
 
@@ -31,38 +31,35 @@ class CatalogDomain:
 
 @dataclass(frozen=True)
 class Known:
-    """One known attribute of a request: the values of `attribute_id` a product must have one of."""
+    """One known attribute of a request: the values of `attribute_id` a product must have one of,
+    and where the request named it (for the 400 that names it)."""
     attribute_id: str
     value_ids: tuple
+    field: str = None
 
 
 def require_domain(domain_id):
     """The domain, or 404 `not_found`."""
-    # Prepared: every finder request reads its domain, and peewee compiling the SELECT cost more than running it.
-    row = execute_prepared("finder_domain", lambda: Domain.select(
-        Domain.id, Domain.name, Domain.site, Domain.attributes).where(Domain.id == param("id")),
-        {"id": domain_id}).fetchone()
-    return _domain(domain_id, row)
+    return _domain(domain_id, queries.domain(domain_id))
+
+
+def parse_known(known):
+    """The request's `known_attributes` as Known, in its order, each value once (given as
+    `value_id` or `value_ids`), named by where the request gave them; checked against the domain
+    by `check_known` once the domain is read."""
+    return [Known(a["id"], tuple(dict.fromkeys(a.get("value_ids") or [a["value_id"]])), f"known_attributes.{n}.id")
+            for n, a in enumerate(known or ())]
 
 
 def require_domain_sizing(domain_id, known):
-    """(the domain or 404, the stored size rows of the values the request's `known_attributes`
-    name, unchecked: for `sized_from` once `known_attributes` has checked them, and the stored pair
-    counts between them: for `narrowed`). One statement, as a round trip counts on PostgreSQL: the
-    domain's row, (attribute_id, value_id, metric) rows and (known_attribute_id, known_value_id,
-    attribute_id, value_id, metric) rows."""
-    unchecked = [Known(a["id"], tuple(a.get("value_ids") or [a["value_id"]])) for a in known or ()]
-    if not unchecked:
+    """(the domain or 404, the stored size rows of the `known` values (Known, from parse_known):
+    for `sized_from` once `check_known` has checked them, and the stored pair counts between them:
+    for `narrowed`). One statement, as a round trip counts on PostgreSQL: (attribute_id, value_id,
+    metric) rows and (known_attribute_id, known_value_id, attribute_id, value_id, metric) rows."""
+    if not known:
         return require_domain(domain_id), [], []
-    parts, params = size_parts(domain_id, unchecked, f"{', '.join(['NULL'] * 7)}, attribute_id, value_id, metric")
-    pairs, pair_params = pair_parts(domain_id, unchecked, "NULL, NULL, NULL, NULL, 'pair', known_attribute_id,"
-                                                          " known_value_id, attribute_id, value_id, metric")
-    rows = db.execute_sql(" UNION ALL ".join([
-        f"SELECT id, name, site_id, attributes, NULL, NULL, NULL, NULL, NULL, NULL FROM domain WHERE id = {db.param}",
-        *parts, *pairs]), [domain_id, *params, *pair_params]).fetchall()
-    domain_row = next((row[:4] for row in rows if row[0] is not None), None)
-    return (_domain(domain_id, domain_row), [row[7:] for row in rows if row[0] is None and row[4] is None],
-            [row[5:] for row in rows if row[4] is not None])
+    row, sizes, pairs = queries.domain_sizing(domain_id, known, paired=2 <= len(known) <= MAX_PAIRED)
+    return _domain(domain_id, row), sizes, pairs
 
 
 def _domain(domain_id, row):
@@ -96,19 +93,17 @@ def require_attribute(domain, attribute_id, field):
     return attribute_id
 
 
-def known_attributes(domain, known):
-    """The request's known attributes as Known, each checked against the domain (400 naming an
-    unknown or a repeated one). Values may be given as `value_id` or `value_ids`."""
-    parsed, seen = [], set()
-    for index, attribute in enumerate(known or ()):
-        attribute_id = require_attribute(domain, attribute["id"], f"known_attributes.{index}.id")
-        if attribute_id in seen:
+def check_known(domain, known):
+    """`known` (from parse_known), once each of its attributes is checked against the domain: 400
+    naming the first one the domain lacks or the request repeats."""
+    seen = set()
+    for k in known:
+        require_attribute(domain, k.attribute_id, k.field)
+        if k.attribute_id in seen:
             raise ApiError("repeated_attribute",
-                           f"Attribute {attribute_id} is repeated in known_attributes: send its values "
+                           f"Attribute {k.attribute_id} is repeated in known_attributes: send its values "
                            "once, in value_ids",
-                           [{"code": "repeated_attribute", "message": f"{attribute_id} is repeated",
-                             "field": f"known_attributes.{index}.id"}])
-        seen.add(attribute_id)
-        values = attribute.get("value_ids") or [attribute["value_id"]]
-        parsed.append(Known(attribute_id, tuple(dict.fromkeys(values))))
-    return parsed
+                           [{"code": "repeated_attribute", "message": f"{k.attribute_id} is repeated",
+                             "field": k.field}])
+        seen.add(k.attribute_id)
+    return known

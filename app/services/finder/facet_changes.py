@@ -1,13 +1,13 @@
 """The finder's stored counts (app/models/finder.py) updated from the products an import changes,
 instead of recounted from every product of their domains.
 
-Recounting a domain after an import of 100,000 products read its 500,000 attribute rows twice (a
-GROUP BY, then an ordered pass for the pair counts): seconds per import, whatever its size. The
-counts are sums over child products, so an import adds what its new rows count and takes away
-what the rows they replace counted; both are in memory already (the importer compares them to
-skip unchanged products). The one thing not in memory: a known value that becomes popular needs
-pair counts among the stored products that carry it and the import leaves alone, which are fewer
-than POPULAR_VALUE by definition, read before the import writes anything (`plan`).
+Recounting a domain reads all its attribute rows twice (a GROUP BY, then an ordered pass for the
+pair counts), however few products an import changes. The counts are sums over child products,
+so an import adds what its new rows count and takes away what the rows they replace counted;
+both are in memory already (the importer compares them to skip unchanged products). The one
+thing not in memory: a known value that becomes popular needs pair counts among the stored
+products that carry it and the import leaves alone, which are fewer than POPULAR_VALUE by
+definition, read before the import writes anything (`plan`).
 
 `plan(changes)` before the product writes, `apply(planned)` after. A count that would go negative
 means the stored counts were not the sum of the stored rows: that domain is recounted whole
@@ -18,11 +18,10 @@ from functools import partial
 from itertools import chain, combinations
 from operator import itemgetter
 
-from app.db import db
 from app.models import finder as stored
 from app.models.finder import FinderDomain, FinderFacet, FinderPairFacet
+from app.services.finder import queries
 from app.services.finder.facets import refresh_facets
-from app.services.finder.matching import scope
 
 PAIR_FIELDS = ["domain_id", "known_attribute_id", "known_value_id", "attribute_id", "value_id", "value_name",
                "metric"]
@@ -93,8 +92,8 @@ def _counted(products):
     """(distinct rows, {row number: products}, {(row number, row number): products}) of the child
     rows of some products: every pair of a product's rows counted once, in the product's order
     (_add_pairs reads it both ways: half the pairs of counting each order), popular or not, and
-    filtered per distinct pair after. Rows are numbered so that itertools and Counter count in C;
-    building a tuple key per pair in Python was 11 % of a product import's instructions. The
+    filtered per distinct pair after. Rows are numbered so that itertools and Counter count in C,
+    instead of a tuple key built per pair in Python, a large share of a product import. The
     price: pairs whose known value is not popular are counted too, so a catalog of values unique
     to one product holds up to twice the distinct pairs of the result while it plans."""
     rows = list(set(chain.from_iterable(products)))
@@ -124,21 +123,11 @@ def _stored_pairs(domain, changed):
     domain.pairs.update({tuple(key): n for *key, n in query if tuple(key[:2]) in kept})
     for known in domain.popular - domain.popular_before:
         products = {}
-        for product_id, *row in _rows_of_products_with(domain.id, known):
+        for product_id, *row in queries.rows_of_products_with(domain.id, *known):
             if product_id not in changed:
                 products.setdefault(product_id, []).append(tuple(row))
         rows, _, pairs = _counted(list(products.values()))
         _add_pairs(domain.pairs, rows, pairs, {known}, 1)
-
-
-def _rows_of_products_with(domain_id, known):
-    """(product_id, attribute_id, value_id, value_name) of the domain's child products that carry
-    the known value: driven from that value's rows, each product's rows then read by its id (a
-    product's rows all share its domain and child flag)."""
-    return db.execute_sql(
-        "SELECT a.product_id, a.attribute_id, a.value_id, a.value_name FROM product_attribute k"
-        f" JOIN product_attribute a ON a.product_id = k.product_id WHERE k.scope_id = {scope()}"
-        f" AND k.value_id = {db.param}", (domain_id, True, *known)).fetchall()
 
 
 def apply(planned):

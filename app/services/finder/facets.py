@@ -1,8 +1,8 @@
 """The finder's stored counts (app/models/finder.py), rebuilt per domain by the importer.
 
 A rebuild is two INSERT … SELECT … GROUP BY statements and one ordered pass over the domain's
-attribute rows, run in the import's transaction: seconds once per import instead of a GROUP BY
-per request.
+attribute rows, run in the import's transaction: once per import instead of a GROUP BY per
+request.
 """
 from collections import Counter
 from itertools import groupby
@@ -10,10 +10,10 @@ from operator import itemgetter
 
 from peewee import fn
 
-from app.db import db, is_postgres
 from app.models import AttributeScope, Product, ProductAttribute
 from app.models import finder as stored
 from app.models.finder import FinderDomain, FinderFacet, FinderPairFacet
+from app.services.finder import queries
 
 
 def refresh_facets(domain_ids):
@@ -43,8 +43,8 @@ def _insert_pairs(domain_id):
     """Counts among the products of each popular known value (by value_id: what clients send).
 
     One pass over the domain's attribute rows in product order, counted in Python: the same
-    count as a self-join GROUP BY, which spent most of its time sorting a million-row temporary
-    B-tree on text keys (32 s against 9 s for 100,000 products on a busy machine).
+    count as a self-join GROUP BY, which spent most of its time sorting a temporary B-tree of
+    every pair of rows on text keys, several times slower.
     """
     from app.services.bundle.sql import insert_rows  # the bundle package imports this module
 
@@ -55,7 +55,7 @@ def _insert_pairs(domain_id):
     if not popular:
         return
     counts = Counter()
-    for _, group in groupby(_rows_by_product(domain_id), key=itemgetter(0)):
+    for _, group in groupby(queries.rows_by_product(domain_id), key=itemgetter(0)):
         attributes = [row[1:] for row in group]
         for known_id, known_value, _ in attributes:
             if (known_id, known_value) in popular:
@@ -65,22 +65,3 @@ def _insert_pairs(domain_id):
     insert_rows(FinderPairFacet, ["domain_id", "known_attribute_id", "known_value_id", "attribute_id", "value_id",
                                   "value_name", "metric"], [(domain_id, *key, n) for key, n in counts.items()])
 
-
-def _rows_by_product(domain_id):
-    """(product_id, attribute_id, value_id, value_name) of the domain's child products, streamed:
-    a PostgreSQL client-side cursor would hold all five million rows of a large catalog at once,
-    so a server cursor is declared in SQL, in the transaction (its parameters bound by the server, as
-    psycopg 3 binds all of them: DECLARE takes them)."""
-    sql = (f"SELECT product_id, attribute_id, value_id, value_name FROM product_attribute WHERE scope_id IN"
-           f" (SELECT id FROM attribute_scope WHERE domain_id = {db.param} AND is_child = {db.param})"
-           f" ORDER BY product_id")
-    if not is_postgres():
-        yield from db.execute_sql(sql, (domain_id, True))
-        return
-    with db.atomic():  # a cursor lives in a transaction (the import's, when there is one)
-        db.execute_sql(f"DECLARE finder_pairs NO SCROLL CURSOR FOR {sql}", (domain_id, True))
-        try:
-            while rows := db.execute_sql("FETCH 10000 FROM finder_pairs").fetchall():
-                yield from rows
-        finally:
-            db.execute_sql("CLOSE finder_pairs")

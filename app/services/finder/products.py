@@ -2,11 +2,10 @@
 with their values, read for a whole page in two queries."""
 from dataclasses import dataclass, field
 
-from app.db import db
 from app.errors import ApiError
 from app.models import Product
+from app.services.finder import queries
 from app.services.finder.domains import require_domain
-from app.services.finder.matching import marks
 
 
 @dataclass(slots=True)
@@ -45,13 +44,8 @@ def products_by_id(ids, attribute_names):
     when the domain does not describe them)."""
     if not ids:
         return []
-    # One round trip: each product's row repeated beside each of its attributes.
-    cursor = db.execute_sql(
-        f"SELECT p.id, p.name, p.domain_id, p.site_id, p.parent_id, a.attribute_id, a.value_id, a.value_name"
-        f" FROM product p LEFT JOIN product_attribute a ON a.product_id = p.id WHERE p.id IN ({marks(ids)})"
-        f" ORDER BY p.id, a.position", list(ids))
     products = {}
-    for product_id, name, domain_id, site_id, parent_id, attribute_id, value_id, value_name in cursor.fetchall():
+    for product_id, name, domain_id, site_id, parent_id, attribute_id, value_id, value_name in queries.products(ids):
         product = products.get(product_id)
         if product is None:
             product = products[product_id] = FinderProduct(product_id, name, domain_id, site_id, parent_id, [])

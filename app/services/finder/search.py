@@ -5,26 +5,27 @@ The total comes from the stored counts when at most one attribute is known (a va
 the domain's child products) once the known attributes the smallest one implies are dropped
 (matching.narrowed), or from a stored pair count when two are left; otherwise it is counted over
 the smallest known attribute's products. The page is read the same way: a single known value
-sorted by id walks the index of that value in product order, so offset 10,000 reads 10,050 index
-entries whatever the catalog.
+sorted by id walks the index of that value in product order, so a deep page reads the entries up to
+its end whatever the catalog.
 """
 
-from app.db import db
 from app.errors import ApiError
 from app.models.finder import FinderDomain
-from app.services.finder.domains import known_attributes, require_attribute, require_domain_sizing
-from app.services.finder.matching import PA, matching_from, narrowed, sized_from
+from app.services.finder import queries
+from app.services.finder.domains import check_known, parse_known, require_attribute, require_domain_sizing
+from app.services.finder.matching import narrowed, sized_from
 from app.services.finder.products import products_by_id
 from app.services.paging import Page
 
 
 def search_products(domain_id, site_id, known, limit, offset, sort=None):
+    known = parse_known(known)
     domain, sizes, pairs = require_domain_sizing(domain_id, known)
     if site_id != domain.site_id:
         raise ApiError("site_mismatch", f"Domain {domain.id} is of site {domain.site_id}, not {site_id}",
                        [{"code": "site_mismatch", "message": f"site_id must be {domain.site_id}",
                          "field": "site_id"}])
-    known = sized_from(known_attributes(domain, known), sizes)
+    known = sized_from(check_known(domain, known), sizes)
     if sort:
         require_attribute(domain, sort["attribute_id"], "sort.attribute_id")
     if (known := narrowed(known, pairs)) is None:
@@ -32,8 +33,9 @@ def search_products(domain_id, site_id, known, limit, offset, sort=None):
     total = _stored_total(domain.id, known)
     if total is None:
         # Counted by the page's own query (a window over the same join), or alone past the last page.
-        rows = _page(domain.id, known, sort, limit, offset, counted=True)
-        total = rows[0][1] if rows else _counted_total(domain.id, known)
+        matching = queries.Matching(domain.id, known[0], known[1:])
+        rows = queries.page(matching, sort, limit, offset, counted=True)
+        total = rows[0][1] if rows else queries.count(matching)
     else:
         rows = _page(domain.id, known, sort, limit, offset) if total > offset else []
     return Page(products_by_id([r[0] for r in rows], domain.attribute_names()), total, offset, limit)
@@ -52,32 +54,7 @@ def _stored_total(domain_id, known):
     return None
 
 
-def _counted_total(domain_id, known):
-    matching, params = matching_from(domain_id, known[0], known[1:])
-    return db.execute_sql(f"SELECT COUNT(*){matching}", params).fetchone()[0]
-
-
-def _page(domain_id, known, sort, limit, offset, counted=False):
-    if known:
-        join = ("", ())
-        if sort:
-            join = (f" LEFT JOIN {PA} s ON s.product_id = d.product_id AND s.attribute_id = {db.param}",
-                    [sort["attribute_id"]])
-        matching, params = matching_from(domain_id, known[0], known[1:], join=join)
-        product = "d.product_id"
-    else:
-        # No known attribute: every child product of the domain.
-        matching = f" FROM product p WHERE p.domain_id = {db.param} AND p.parent_id IS NOT NULL"
-        params, product = [domain_id], "p.id"
-        if sort:
-            matching = matching.replace(" WHERE ", f" LEFT JOIN {PA} s ON s.product_id = p.id"
-                                                   f" AND s.attribute_id = {db.param} WHERE ", 1)
-            params = [sort["attribute_id"], *params]
-    order = product
-    if sort:
-        # Products without the sort attribute come last in either direction.
-        order = f"s.value_name IS NULL, s.value_name {sort['order']}, {product}"
-    window = ", COUNT(*) OVER ()" if counted else ""
-    cursor = db.execute_sql(f"SELECT {product}{window}{matching} ORDER BY {order} LIMIT {db.param} OFFSET {db.param}",
-                            [*params, limit, offset])
-    return cursor.fetchall()
+def _page(domain_id, known, sort, limit, offset):
+    if not known:  # every child product of the domain
+        return queries.domain_page(domain_id, sort, limit, offset)
+    return queries.page(queries.Matching(domain_id, known[0], known[1:]), sort, limit, offset)

@@ -3,9 +3,10 @@ from dataclasses import dataclass, field
 
 from app.models import Compatibility, CompatibilityRule, Product
 from app.services.auth.ownership import item_not_found, require_item, require_item_id
+from app.services.finder.domains import Known
 from app.services.fitment import queries
 from app.services.fitment.search import COMPATIBLE, UNDETERMINED, require_product
-from app.services.fitment.vehicles import KnownAttribute, match_vehicles, require_known_attributes, vehicle_domains
+from app.services.fitment.vehicles import match_vehicles, require_known_attributes, vehicle_domains
 from app.services.fitment.visibility import buyer_note, buyer_restrictions
 
 NOT_COMPATIBLE = "NOT_COMPATIBLE"
@@ -26,7 +27,7 @@ def check_compatibility(item_id, product_id=None, attributes=None):
         require_item_id(item_id)
         return _check_product(item_id, product_id)
     item = require_item(item_id)
-    known = [KnownAttribute(a["id"], a["value_id"], f"attributes.{n}.id") for n, a in enumerate(attributes)]
+    known = [Known(a["id"], (a["value_id"],), f"attributes.{n}.id") for n, a in enumerate(attributes)]
     return _check_vehicle(item, known)
 
 

@@ -7,8 +7,9 @@ search's own time, so it is compiled once per shape and handed to the search as 
 """
 from peewee import JOIN, SCOPE_SOURCE, SQL, Case, Source, fn
 
-from app.db import Param, execute_prepared, param, prepared
+from app.db import execute_prepared, param, prepared
 from app.models import Compatibility, CompatibilityRule, Domain, Item, Product
+from app.services.finder import queries as finder_queries
 
 _NULL = SQL("NULL")
 
@@ -79,12 +80,12 @@ def fits_of_product(product_id, domain_id):
 
 def fits_of_products(matched):
     """The items that fit some of the vehicles `matched` means (a MatchedVehicles), each with how many
-    (fit_count). The shape is the matching SQL's text with the number of vehicle domains."""
-    sql, values = matched.product_ids_sql()
-    counts = sorted(matched.counts.items())
+    (fit_count). The shape is the finder's matching of each vehicle domain."""
+    matchings = matched.by_domain()
+    shapes, counts = tuple(m.shape for m in matchings), sorted(matched.counts.items())
 
     def build():
-        ids = SQL(f"({sql})", [Param(f"m{n}") for n in range(len(values))])
+        ids = finder_queries.products_of_shapes(shapes)
         by_product = (Compatibility.select(Compatibility.item.alias("item_id"),
                                            fn.COUNT(SQL("1")).alias("fit_count"), _NULL.alias("note"),
                                            _NULL.alias("note_status"), _NULL.alias("restrictions"))
@@ -92,10 +93,10 @@ def fits_of_products(matched):
                       .group_by(Compatibility.item))
         return by_product.union_all(_universal(len(counts), _NULL, _NULL, _NULL))
 
-    named = {f"m{n}": v for n, v in enumerate(values)}
+    named = finder_queries.products_of_values(matchings)
     for n, (domain_id, count) in enumerate(counts):
         named[f"d{n}"], named[f"n{n}"] = domain_id, count
-    return Derived(*prepared(("fitment_fits_products", len(counts), sql), build, named))
+    return Derived(*prepared(("fitment_fits_products", shapes), build, named))
 
 
 def no_fits():

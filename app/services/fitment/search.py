@@ -13,8 +13,9 @@ from app.db import Param, is_postgres
 from app.errors import ApiError
 from app.models import Item
 from app.services.catalog import get_site, search_items
+from app.services.finder.domains import Known
 from app.services.fitment import queries
-from app.services.fitment.vehicles import KnownAttribute, match_vehicles, require_known_attributes, vehicle_domains
+from app.services.fitment.vehicles import match_vehicles, require_known_attributes, vehicle_domains
 from app.services.fitment.visibility import buyer_note, buyer_restrictions
 
 COMPATIBLE, UNDETERMINED = "COMPATIBLE", "UNDETERMINED"
@@ -80,7 +81,7 @@ def search_fitting_items(site_id, q, *, limit, offset, sort, category_id=None, c
     if compatible_with is not None:
         narrow = FitmentNarrow(queries.fits_of_product(*require_product(compatible_with)), 1)
     else:
-        known = [KnownAttribute(a, v, "compatibility_filter") for a, v in compatibility_filter]
+        known = [Known(a, (v,), "compatibility_filter") for a, v in compatibility_filter]
         narrow = _filter_narrow(site_id, known)
     return search_items(site_id, q, limit=limit, offset=offset, sort=sort, category_id=category_id,
                         narrow=narrow)

@@ -7,48 +7,35 @@ follows the most selective value (a model year: ten products), not the catalog.
 """
 from dataclasses import dataclass
 
-from peewee import SQL
-
-from app.db import db
 from app.errors import ApiError
-from app.services.finder.domains import Known
-from app.services.finder.matching import matching_from, size_parts, sized_from
+from app.services.finder import queries as finder_queries
+from app.services.finder.matching import sized_from
 from app.services.fitment import queries
 
 
 @dataclass(frozen=True)
-class KnownAttribute:
-    id: str
-    value_id: str
-    field: str  # where the request named it, for the 400 that names it
-
-
-@dataclass(frozen=True)
 class MatchedVehicles:
-    """The child products a partial vehicle means: (SELECT product_id ..., params) per vehicle domain."""
-    queries: dict  # {vehicle domain id: (sql, params)} of the domains with matching products
+    """The child products a partial vehicle means, per vehicle domain."""
+    matchings: dict  # {vehicle domain id: its finder_queries.Matching} of the domains with matching products
     counts: dict  # {vehicle domain id: matching child products}
 
     @property
     def total(self):
         return sum(self.counts.values())
 
-    def product_ids_sql(self):
-        """(SELECT of every matching product id, its params)."""
-        parts = [self.queries[d] for d in sorted(self.queries)]
-        return " UNION ALL ".join(sql for sql, _ in parts), [p for _, ps in parts for p in ps]
+    def by_domain(self):
+        """The Matchings, by domain id."""
+        return [self.matchings[d] for d in sorted(self.matchings)]
 
     def product_ids(self):
-        """The SELECT of `product_ids_sql`, parenthesised for `column.in_(...)`."""
-        sql, params = self.product_ids_sql()
-        return SQL(f"({sql})", params)
+        """The SELECT of every matching product id, parenthesised for `column.in_(...)`."""
+        return finder_queries.products_of(self.by_domain())
 
     def single_product_id(self):
         """The one product meant, when exactly one is."""
         if self.total != 1:
             return None
-        sql, params = next(iter(self.queries.values()))
-        return db.execute_sql(sql, params).fetchone()[0]
+        return finder_queries.first_product(next(iter(self.matchings.values())))
 
 
 def vehicle_domains(site_id):
@@ -62,42 +49,30 @@ def require_known_attributes(domains, known):
     """400 naming the first attribute no vehicle domain of the site has."""
     described = set().union(*domains.values()) if domains else set()
     for attribute in known:
-        if attribute.id not in described:
+        if attribute.attribute_id not in described:
             raise ApiError("unknown_attribute",
-                           f"{attribute.field}: attribute {attribute.id} is not an attribute of the site's "
-                           f"vehicles ({', '.join(sorted(described)) or 'none'})",
-                           [{"code": "unknown_attribute", "message": f"unknown attribute {attribute.id}",
+                           f"{attribute.field}: attribute {attribute.attribute_id} is not an attribute of the "
+                           f"site's vehicles ({', '.join(sorted(described)) or 'none'})",
+                           [{"code": "unknown_attribute", "message": f"unknown attribute {attribute.attribute_id}",
                              "field": attribute.field}])
 
 
 def match_vehicles(domains, known):
-    """The child products of `domains` ({id: attribute ids}) that carry every known value.
+    """The child products of `domains` ({id: attribute ids}) that carry every known value (Known).
 
     A domain lacking one of the attributes has no product that carries it, and one where a known
     value has no product (its stored count is 0) has none either: both are left out without a
     matching query. Otherwise the finder's matching: the smallest known value drives, the others
     are index lookups."""
-    wanted = [Known(a.id, (a.value_id,)) for a in known]
-    eligible = [d for d, attribute_ids in domains.items() if all(a.id in attribute_ids for a in known)]
-    selects, counts = {}, {}
-    for domain_id, (driver, *others) in _sized_by_domain(eligible, wanted).items():
+    eligible = [d for d, attribute_ids in domains.items() if all(a.attribute_id in attribute_ids for a in known)]
+    sizes = finder_queries.sizes_by_domain(eligible, known) if eligible and known else []
+    matchings, counts = {}, {}
+    for domain_id in eligible:
+        driver, *others = sized_from(known, [row[1:] for row in sizes if row[0] == domain_id])
         if driver.total == 0:
             continue
-        matching, params = matching_from(domain_id, driver, others)
-        count = driver.total if not others else db.execute_sql(f"SELECT COUNT(*){matching}", params).fetchone()[0]
+        matching = finder_queries.Matching(domain_id, driver, others)
+        count = driver.total if not others else finder_queries.count(matching)
         if count:
-            selects[domain_id] = (f"SELECT d.product_id{matching}", params)
-            counts[domain_id] = count
-    return MatchedVehicles(selects, counts)
-
-
-def _sized_by_domain(domain_ids, known):
-    """{domain id: its Sized known attributes, smallest first}: the stored sizes of every domain
-    read in one statement (a round trip counts on PostgreSQL)."""
-    parts, params = [], []
-    for domain_id in domain_ids:
-        more, values = size_parts(domain_id, known, "domain_id, attribute_id, value_id, metric")
-        parts += more
-        params += values
-    rows = db.execute_sql(" UNION ALL ".join(parts), params).fetchall() if parts else []
-    return {d: sized_from(known, [row[1:] for row in rows if row[0] == d]) for d in domain_ids}
+            matchings[domain_id], counts[domain_id] = matching, count
+    return MatchedVehicles(matchings, counts)

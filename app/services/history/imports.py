@@ -2,7 +2,9 @@
 restores it) and the IMPORT records of compatibilities an import creates, changes or replaces."""
 import json
 
-from app.db import db, is_postgres
+from peewee import fn
+
+from app.db import is_postgres
 from app.models import Compatibility, CompatibilityChange, Order
 from app.services.bundle.sql import insert_rows, select_in
 from app.services.history.reads import COLUMNS, to_record
@@ -87,6 +89,5 @@ def load_history(records, ctx):
                 [getattr(CompatibilityChange, f) for f in FIELDS])
     recount({r[1] for r in rows})
     if is_postgres() and rows:
-        table = CompatibilityChange._meta.table_name
-        db.execute_sql(f"SELECT setval(pg_get_serial_sequence('\"{table}\"', 'id'), "
-                       f"(SELECT MAX(id) FROM \"{table}\"))")
+        sequence = fn.pg_get_serial_sequence(f'"{CompatibilityChange._meta.table_name}"', "id")
+        CompatibilityChange.select(fn.setval(sequence, fn.MAX(CompatibilityChange.id))).scalar()

@@ -1,0 +1,357 @@
+"""The finder's statements, prepared (app.db.prepared): compiled by peewee once per shape (how many
+known attributes, how many values each, the sort) and run with each request's values.
+
+A list of values is tested with `=` when it holds one (so that an index gives its rows in product
+order; with `IN (?)` SQLite picks the index in answer order and walks every value), else with an
+IN list. Past 8 values the list is padded to a multiple of 8 by repeating its last value (which
+matches nothing more): a request of 20 or 24 years runs the statement compiled for 24 instead of
+adding a shape of its own to the cache, which every area shares (app.db.MAX_PREPARED). A string
+pads more cheaply than a NULL, which sqlite3 binds through an adapter.
+"""
+from functools import cache
+from itertools import chain, repeat
+
+from peewee import JOIN, OP, SQL, Entity, Expression, fn
+
+from app.db import db, execute_prepared, is_postgres, param, prepared
+from app.models import AttributeScope, Domain, Product, ProductAttribute
+from app.models.finder import FinderFacet, FinderPairFacet
+
+_NULL = SQL("NULL")
+_ORDERS = {"ASC": "asc", "DESC": "desc"}  # a sort's direction: a method of peewee's column, never the input
+# Top values in answer order: of the stored counts' indexes, or of a count's own columns.
+_TOP_ORDER = (Entity("metric").desc(), Entity("value_name"), Entity("value_id"))
+
+
+def _slots(n):
+    """How many params an IN list of `n` values takes: n up to 8, else n rounded up to a multiple of 8."""
+    return n if n <= 8 else -(-n // 8) * 8
+
+
+@cache
+def _names(name, slots):
+    """The params of an IN list: name0, name1, ..., formatted once instead of on every call."""
+    return tuple(f"{name}{k}" for k in range(slots))
+
+
+def _put(values, name, items):
+    """`values` with the params of an IN list of `items` (`_one_of`): name0, name1, ..., padded to
+    its slots with its last item."""
+    values.update(zip(_names(name, _slots(len(items))), chain(items, repeat(items[-1])), strict=False))
+    return values
+
+
+def _one_of(node, name, n):
+    """`node` equal to the param `name0` when n is 1, else IN (name0, name1, ...)."""
+    if n == 1:
+        return Expression(node, OP.EQ, param(f"{name}0"))
+    return Expression(node, OP.IN, [param(p) for p in _names(name, n)])
+
+
+def _scope_id(domain, attribute):
+    """The scope id of the domain's child attribute (params `domain`, `attribute`): a scalar
+    subquery, run once per statement, whose value the attribute rows' indexes lead with."""
+    scope = AttributeScope.alias("scope")
+    return scope.select(scope.id).where((scope.domain_id == param(domain)) & (scope.is_child == True)  # noqa: E712
+                                        & (scope.attribute_id == param(attribute)))
+
+
+def domain(domain_id):
+    """(id, name, site id, attributes as stored) of the domain, or None."""
+    return execute_prepared("finder_domain", lambda: Domain.select(
+        Domain.id, Domain.name, Domain.site, Domain.attributes).where(Domain.id == param("id")),
+        {"id": domain_id}).fetchone()
+
+
+def domain_sizing(domain_id, known, paired):
+    """(the domain's row as `domain` reads it, or None; (attribute_id, value_id, metric) rows of
+    the stored sizes of the `known` values (Known); (known_attribute_id, known_value_id,
+    attribute_id, value_id, metric) rows of the stored pair counts between them when `paired`),
+    in one statement: a round trip counts on PostgreSQL. Each part reads one index; the rows tell
+    their part by the columns a part leaves NULL."""
+    pairs = [(k, [o for o in known if o.attribute_id != k.attribute_id]) for k in known] if paired else []
+    pairs = [(k, others, list(dict.fromkeys(v for o in others for v in o.value_ids))) for k, others in pairs if others]
+    shape = (tuple(_slots(len(k.value_ids)) for k in known),
+             tuple((_slots(len(k.value_ids)), _slots(len(others)), _slots(len(values))) for k, others, values in pairs))
+    values = {"domain": domain_id}
+    for n, k in enumerate(known):
+        values[f"s{n}"] = k.attribute_id
+        _put(values, f"s{n}v", k.value_ids)
+    for n, (k, others, other_values) in enumerate(pairs):
+        values[f"p{n}"] = k.attribute_id
+        _put(values, f"p{n}v", k.value_ids)
+        _put(values, f"p{n}k", [o.attribute_id for o in others])
+        _put(values, f"p{n}kv", other_values)
+    rows = execute_prepared(("finder_domain_sizing", shape), lambda: _domain_sizing(*shape), values).fetchall()
+    domain_row = next((row[:4] for row in rows if row[0] is not None), None)
+    return (domain_row, [row[7:] for row in rows if row[0] is None and row[4] is None],
+            [row[5:] for row in rows if row[4] is not None])
+
+
+def _domain_sizing(sizes, pairs):
+    query = Domain.select(Domain.id, Domain.name, Domain.site, Domain.attributes, *[_NULL] * 6).where(
+        Domain.id == param("domain"))
+    for n, slots in enumerate(sizes):
+        query = query.union_all(FinderFacet.select(
+            *[_NULL] * 7, FinderFacet.attribute_id, FinderFacet.value_id, FinderFacet.metric)
+            .where((FinderFacet.domain_id == param("domain")) & (FinderFacet.attribute_id == param(f"s{n}"))
+                   & _one_of(FinderFacet.value_id, f"s{n}v", slots)))
+    for n, (slots, n_others, other_slots) in enumerate(pairs):
+        # The pair counts of the attribute's values with popular values of the others: a few rows
+        # whatever the catalog (one model: its brand, its years, its versions).
+        f = FinderPairFacet
+        query = query.union_all(f.select(
+            *[_NULL] * 4, SQL("'pair'"), f.known_attribute_id, f.known_value_id, f.attribute_id, f.value_id, f.metric)
+            .where((f.domain_id == param("domain")) & (f.attribute_id == param(f"p{n}"))
+                   & _one_of(f.value_id, f"p{n}v", slots) & _one_of(f.known_attribute_id, f"p{n}k", n_others)
+                   & _one_of(f.known_value_id, f"p{n}kv", other_slots)))
+    return query
+
+
+def sizes_by_domain(domain_ids, known):
+    """(domain_id, attribute_id, value_id, metric) rows of the stored sizes of the `known` values
+    (Known) in each of the domains, in one statement."""
+    shape = (len(domain_ids), tuple(_slots(len(k.value_ids)) for k in known))
+    values = {f"d{d}": domain_id for d, domain_id in enumerate(domain_ids)}
+    for n, k in enumerate(known):
+        values[f"a{n}"] = k.attribute_id
+        _put(values, f"a{n}v", k.value_ids)
+
+    def build():
+        parts = [FinderFacet.select(FinderFacet.domain_id, FinderFacet.attribute_id, FinderFacet.value_id,
+                                    FinderFacet.metric)
+                 .where((FinderFacet.domain_id == param(f"d{d}")) & (FinderFacet.attribute_id == param(f"a{n}"))
+                        & _one_of(FinderFacet.value_id, f"a{n}v", slots))
+                 for d in range(shape[0]) for n, slots in enumerate(shape[1])]
+        query = parts[0]
+        for part in parts[1:]:
+            query = query.union_all(part)
+        return query
+    return execute_prepared(("finder_sizes_by_domain", shape), build, values).fetchall()
+
+
+class Matching:
+    """The child products of a domain that carry a value of `driver` (of `driver_values`, when
+    given) and of every one of `others` (each Known or Sized, tested in that order): the shape of
+    its statement and the values it runs with."""
+
+    __slots__ = ("shape", "values")
+
+    def __init__(self, domain_id, driver, others=(), driver_values=None):
+        driver_values = driver_values or driver.value_ids
+        self.shape = (_slots(len(driver_values)), tuple(_slots(len(k.value_ids)) for k in others))
+        self.values = _put({"domain": domain_id, "a0": driver.attribute_id}, "a0v", driver_values)
+        for n, k in enumerate(others, 1):
+            self.values[f"a{n}"] = k.attribute_id
+            _put(self.values, f"a{n}v", k.value_ids)
+
+
+def _matching(shape, prefix=""):
+    """(the driver's rows `d`, the WHERE of Matching's products as `d.product_id`), with its params
+    named after `prefix`. Each other attribute is a correlated scalar subquery (one (product_id,
+    attribute_id) lookup per product, as a join would do) rather than a join: PostgreSQL plans a
+    join of several product_attribute rows by weighing their orders, which cost more than running
+    the query, and a subquery is planned once, alone."""
+    driver_slots, others = shape
+    d = ProductAttribute.alias("d")
+    where = (d.scope == _scope_id(f"{prefix}domain", f"{prefix}a0")) & _one_of(d.value_id, f"{prefix}a0v", driver_slots)
+    for n, slots in enumerate(others, 1):
+        k = ProductAttribute.alias("k")
+        value = k.select(k.value_id).where((k.product == d.product) & (k.attribute_id == param(f"{prefix}a{n}")))
+        where &= _one_of(value, f"{prefix}a{n}v", slots)
+    return d, where
+
+
+def count(matching):
+    """How many products `matching` selects."""
+    def build():
+        d, where = _matching(matching.shape)
+        return d.select(fn.COUNT(SQL("*"))).where(where)
+    return execute_prepared(("finder_count", matching.shape), build, matching.values).fetchone()[0]
+
+
+def _sorted(query, product, sort):
+    """The query ordered by the sort attribute's value name (products without it last in either
+    direction: a LEFT JOIN `s`), then by product; by product alone without a sort."""
+    if not sort:
+        return query.order_by(product)
+    s = ProductAttribute.alias("s")
+    query = query.join(s, JOIN.LEFT_OUTER, on=((s.product == product) & (s.attribute_id == param("sort"))))
+    return query.order_by(s.value_name.is_null(), getattr(s.value_name, _ORDERS[sort["order"]])(), product)
+
+
+def page(matching, sort, limit, offset, counted=False):
+    """(product_id,) rows of one page of `matching`'s products, sorted as `_sorted` says, with the
+    number of all of them in each row when `counted` (a window over the same statement)."""
+    def build():
+        d, where = _matching(matching.shape)
+        columns = [d.product, fn.COUNT(SQL("*")).over()] if counted else [d.product]
+        return _sorted(d.select(*columns), d.product, sort).where(where).limit(param("limit")).offset(param("offset"))
+    key = ("finder_page", matching.shape, sort and sort["order"], counted)
+    values = {**matching.values, "limit": limit, "offset": offset}
+    if sort:
+        values["sort"] = sort["attribute_id"]
+    return execute_prepared(key, build, values).fetchall()
+
+
+def domain_page(domain_id, sort, limit, offset):
+    """(product_id,) rows of one page of the domain's child products, sorted as `_sorted` says."""
+    def build():
+        p = Product.alias("p")
+        return (_sorted(p.select(p.id), p.id, sort).where((p.domain == param("domain")) & p.parent_id.is_null(False))
+                .limit(param("limit")).offset(param("offset")))
+    values = {"domain": domain_id, "limit": limit, "offset": offset}
+    if sort:
+        values["sort"] = sort["attribute_id"]
+    return execute_prepared(("finder_domain_page", sort and sort["order"]), build, values).fetchall()
+
+
+def products(ids):
+    """(id, name, domain_id, site_id, parent_id, attribute_id, value_id, value_name) rows of the
+    products of `ids`, each product's row repeated beside each of its attributes (one round trip),
+    by product id and the attributes' position."""
+    def build():
+        p, a = Product.alias("p"), ProductAttribute.alias("a")
+        return (p.select(p.id, p.name, p.domain, p.site, p.parent_id, a.attribute_id, a.value_id, a.value_name)
+                .join(a, JOIN.LEFT_OUTER, on=(a.product == p.id)).where(_one_of(p.id, "id", slots))
+                .order_by(p.id, a.position))
+    slots = _slots(len(ids))
+    return execute_prepared(("finder_products", slots), build, _put({}, "id", ids)).fetchall()
+
+
+def top_stored(domain_id, attribute_id, limit):
+    """(value_id, value_name, metric) of the attribute's values among all the domain's child
+    products: the stored counts, read in answer order from their index."""
+    f = FinderFacet
+    return execute_prepared("finder_top_stored", lambda: (
+        f.select(f.value_id, f.value_name, f.metric)
+        .where((f.domain_id == param("domain")) & (f.attribute_id == param("attribute")))
+        .order_by(*_TOP_ORDER).limit(param("limit"))),
+        {"domain": domain_id, "attribute": attribute_id, "limit": limit}).fetchall()
+
+
+def _pairs(slots):
+    """The stored counts of an attribute (`attribute`) among the products of some popular values
+    (`known0`, ...) of the known attribute `known`."""
+    f = FinderPairFacet
+    return (f.select(f.value_id, f.value_name, f.metric)
+            .where((f.domain_id == param("domain")) & (f.known_attribute_id == param("known"))
+                   & _one_of(f.known_value_id, "known", slots) & (f.attribute_id == param("attribute"))))
+
+
+def _pair_values(domain_id, attribute_id, known, known_values):
+    return _put({"domain": domain_id, "attribute": attribute_id, "known": known.attribute_id}, "known", known_values)
+
+
+def top_pairs(domain_id, attribute_id, known, value_id, limit):
+    """(value_id, value_name, metric) of the attribute's values among the products of one popular
+    value of `known`: its stored pair counts, one row per value, read in answer order from their index."""
+    values = _pair_values(domain_id, attribute_id, known, [value_id])
+    values["limit"] = limit
+    return execute_prepared("finder_top_pairs", lambda: _pairs(1).order_by(*_TOP_ORDER).limit(param("limit")),
+                            values).fetchall()
+
+
+def _counted(shape):
+    """(value_id, value_name, metric) of the attribute `attribute` among the products of a
+    Matching of `shape`, counted."""
+    d, where = _matching(shape)
+    t = ProductAttribute.alias("t")
+    return (d.select(t.value_id.alias("value_id"), t.value_name.alias("value_name"), fn.COUNT(SQL("*")).alias("metric"))
+            .join(t, on=((t.product == d.product) & (t.attribute_id == param("attribute"))))
+            .where(where).group_by(t.value_id, t.value_name))
+
+
+def top_counted(matching, attribute_id, limit):
+    """(value_id, value_name, metric) of the attribute's values among `matching`'s products, counted."""
+    return execute_prepared(("finder_top_counted", matching.shape),
+                            lambda: _counted(matching.shape).order_by(*_TOP_ORDER).limit(param("limit")),
+                            {**matching.values, "attribute": attribute_id, "limit": limit}).fetchall()
+
+
+def top_pairs_and_counted(domain_id, attribute_id, known, limit):
+    """(value_id, value_name, metric) of the attribute's values among the products of the values
+    of `known` (a Sized): the stored pair counts of its popular values plus a count over the
+    products of its rare ones. A value of one attribute never shares a product with another, so
+    the two parts add up."""
+    popular, rare = known.popular, known.rare
+    counted = Matching(domain_id, known, (), rare) if rare else None
+    shape = (_slots(len(popular)), counted and counted.shape)
+    values = _pair_values(domain_id, attribute_id, known, popular) if popular else {"attribute": attribute_id}
+    values.update(counted.values if counted else (), limit=limit)
+
+    def build():
+        parts = ([_pairs(shape[0])] if popular else []) + ([_counted(shape[1])] if counted else [])
+        union = parts[0] if len(parts) == 1 else parts[0].union_all(parts[1])
+        summed = union.select_from(union.c.value_id, union.c.value_name, fn.SUM(union.c.metric).alias("metric"))
+        return summed.group_by(union.c.value_id, union.c.value_name).order_by(*_TOP_ORDER).limit(param("limit"))
+    return execute_prepared(("finder_top_pairs_and_counted", shape), build, values).fetchall()
+
+
+def products_of_shapes(shapes):
+    """The ids of the products of Matchings of `shapes`, one SELECT of each joined by UNION ALL,
+    params prefixed m0_, m1_, ... (`products_of_values`): for a prepared builder that embeds it."""
+    parts = []
+    for n, shape in enumerate(shapes):
+        d, where = _matching(shape, f"m{n}_")
+        parts.append(d.select(d.product).where(where))
+    query = parts[0]
+    for part in parts[1:]:
+        query = query.union_all(part)
+    return query
+
+
+def products_of_values(matchings):
+    """The values of `products_of_shapes` for these Matchings."""
+    return {f"m{n}_{name}": value for n, m in enumerate(matchings) for name, value in m.values.items()}
+
+
+def first_product(matching):
+    """One product id of `matching`'s products (the only one, for a caller that counted one)."""
+    shapes = (matching.shape,)
+    return execute_prepared(("finder_products_of", shapes), lambda: products_of_shapes(shapes),
+                            products_of_values([matching])).fetchone()[0]
+
+
+def products_of(matchings):
+    """The ids of the products of all the Matchings as a parenthesised SELECT, for `column.in_()`."""
+    shapes = tuple(m.shape for m in matchings)
+    sql, params = prepared(("finder_products_of", shapes), lambda: products_of_shapes(shapes),
+                           products_of_values(matchings))
+    return SQL(f"({sql})", params)
+
+
+def rows_of_products_with(domain_id, attribute_id, value_id):
+    """(product_id, attribute_id, value_id, value_name) of the domain's child products that carry
+    the value: driven from that value's rows, each product's rows then read by its id (a product's
+    rows all share its domain and child flag)."""
+    def build():
+        k, a = ProductAttribute.alias("k"), ProductAttribute.alias("a")
+        return (k.select(a.product, a.attribute_id, a.value_id, a.value_name)
+                .join(a, on=(a.product == k.product))
+                .where((k.scope == _scope_id("domain", "attribute")) & (k.value_id == param("value"))))
+    return execute_prepared("finder_rows_of_products_with", build,
+                            {"domain": domain_id, "attribute": attribute_id, "value": value_id}).fetchall()
+
+
+def rows_by_product(domain_id):
+    """(product_id, attribute_id, value_id, value_name) of the domain's child products, streamed in
+    product order: a PostgreSQL client-side cursor would hold all the rows of a large catalog at
+    once, so a server cursor is declared, in the transaction (its parameters bound by the server,
+    as psycopg 3 binds all of them: DECLARE takes them)."""
+    sql, params = prepared("finder_rows_by_product", lambda: (
+        ProductAttribute.select(ProductAttribute.product, ProductAttribute.attribute_id, ProductAttribute.value_id,
+                                ProductAttribute.value_name)
+        .where(ProductAttribute.scope.in_(AttributeScope.select(AttributeScope.id).where(
+            (AttributeScope.domain_id == param("domain")) & (AttributeScope.is_child == True))))  # noqa: E712
+        .order_by(ProductAttribute.product)), {"domain": domain_id})
+    if not is_postgres():
+        yield from db.execute_sql(sql, params)
+        return
+    with db.atomic():  # a cursor lives in a transaction (the import's, when there is one)
+        db.execute_sql(f"DECLARE finder_pairs NO SCROLL CURSOR FOR {sql}", params)
+        try:
+            while rows := db.execute_sql("FETCH 10000 FROM finder_pairs").fetchall():
+                yield from rows
+        finally:
+            db.execute_sql("CLOSE finder_pairs")
