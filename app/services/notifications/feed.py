@@ -12,11 +12,9 @@ visible later belongs to a transaction at or above that xmin, so it sorts after 
 read: no gap and no repeat. The price: a page waits for the oldest running transaction to end."""
 from app.db import db, is_postgres
 from app.errors import ApiError
-from app.models import CompatibilityChange, Item
-from app.services.history.reads import COLUMNS, to_record
-
-XID_COLUMN = "xid"
-TABLE = CompatibilityChange._meta.table_name
+from app.services.history.reads import to_record
+from app.services.notifications import queries
+from app.services.notifications.queries import TABLE, XID_COLUMN
 
 
 def ensure_feed_column():
@@ -36,29 +34,15 @@ def parse_cursor(after):
     return int(xid or 0), int(record_id)
 
 
-def _columns_sql():
-    names = ", ".join(f'c."{c.column_name}"' for c in COLUMNS)
-    return names
-
-
 def changes(user_id, after, limit):
     """(records with item_id, next_after) of the user's items after the cursor."""
     xid, record_id = parse_cursor(after)
-    columns = _columns_sql()
-    items = f'SELECT i."id" FROM "{Item._meta.table_name}" i WHERE i."seller_id" = %s'
     if is_postgres():
-        sql = (f'SELECT {columns}, c."{XID_COLUMN}"::text FROM "{TABLE}" c '
-               f'WHERE c."item_id" IN ({items}) '
-               f'AND (c."{XID_COLUMN}", c."id") > (%s::text::xid8, %s) '
-               f'AND c."{XID_COLUMN}" < pg_snapshot_xmin(pg_current_snapshot()) '
-               f'ORDER BY c."{XID_COLUMN}", c."id" LIMIT %s')
-        rows = db.execute_sql(sql, (user_id, str(xid), record_id, limit)).fetchall()
+        rows = queries.postgres_page(user_id, xid, record_id, limit)
         records = [to_record(row[:-1]) for row in rows]
         last = f"{rows[-1][-1]}.{rows[-1][0]}" if rows else (after or "0.0")
         return records, last
-    sql = (f'SELECT {columns} FROM "{TABLE}" c WHERE c."item_id" IN ({items.replace("%s", "?")}) '
-           f'AND c."id" > ? ORDER BY c."id" LIMIT ?')
-    rows = db.execute_sql(sql, (user_id, record_id, limit)).fetchall()
+    rows = queries.sqlite_page(user_id, record_id, limit)
     records = [to_record(row) for row in rows]
     return records, str(rows[-1][0]) if rows else (after or "0")
 

@@ -1,0 +1,32 @@
+"""The change feed's statements (N4): a user's change records after a cursor, oldest first.
+
+SQL text, not the query builder: PostgreSQL's page compares the (xid8, id) row value with the cursor
+and keeps only the transactions older than the snapshot's xmin (feed.py says why), which peewee does
+not express. Every value is a bound parameter; only the table and column names, fixed here, are
+formatted in.
+"""
+from app.db import db
+from app.models import CompatibilityChange, Item
+from app.services.history.reads import COLUMNS
+
+XID_COLUMN = "xid"
+TABLE = CompatibilityChange._meta.table_name
+_COLUMNS = ", ".join(f'c."{c.column_name}"' for c in COLUMNS)
+_ITEMS = f'SELECT i."id" FROM "{Item._meta.table_name}" i WHERE i."seller_id" = {{p}}'
+
+POSTGRES_PAGE = (f'SELECT {_COLUMNS}, c."{XID_COLUMN}"::text FROM "{TABLE}" c '
+                 f'WHERE c."item_id" IN ({_ITEMS.format(p="%s")}) '
+                 f'AND (c."{XID_COLUMN}", c."id") > (%s::text::xid8, %s) '
+                 f'AND c."{XID_COLUMN}" < pg_snapshot_xmin(pg_current_snapshot()) '
+                 f'ORDER BY c."{XID_COLUMN}", c."id" LIMIT %s')
+SQLITE_PAGE = (f'SELECT {_COLUMNS} FROM "{TABLE}" c WHERE c."item_id" IN ({_ITEMS.format(p="?")}) '
+               f'AND c."id" > ? ORDER BY c."id" LIMIT ?')
+
+
+def postgres_page(user_id, xid, record_id, limit):
+    """Rows of COLUMNS plus the record's xid as text."""
+    return db.execute_sql(POSTGRES_PAGE, (user_id, str(xid), record_id, limit)).fetchall()
+
+
+def sqlite_page(user_id, record_id, limit):
+    return db.execute_sql(SQLITE_PAGE, (user_id, record_id, limit)).fetchall()
