@@ -133,6 +133,13 @@ def test_search_pages_with_limit_and_offset(client, reads_loaded):
     assert body["paging"] == {"total": 7, "offset": 1, "limit": 2}
 
 
+def test_search_paging_in_the_query_is_text_of_an_integer(client, reads_loaded):
+    assert results(client, {"limit": "2", "offset": "1"})["paging"] == {"total": 7, "offset": 1, "limit": 2}
+    for field, value in (("offset", "2.5"), ("limit", "2.7")):
+        body = assert_error(search(client, {field: value}), 400, "validation_error")
+        assert body["cause"][0]["field"] == field
+
+
 def test_search_rejects_an_unknown_tag(client, reads_loaded):
     body = assert_error(search(client, {"tags": "closed_items"}), 400, "validation_error")
     assert "incomplete_compatibilities" in body["message"] and "pending_compatibilities" in body["message"]
