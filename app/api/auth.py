@@ -28,8 +28,9 @@ class Token(MethodView):
         Parameters may come as a form body (whatever its Content-Type), a JSON body or the query
         string; the client authenticates with HTTP Basic (RFC 6749 2.3.1) or with `client_id` and
         `client_secret` parameters. A parameter sent in more than one of these places must have the
-        same value in each, else 400 `invalid_request` names it. Refresh tokens are single use: each refresh answers a new one, and
-        presenting a used one again revokes every token of that grant (it may have been stolen).
+        same value in each, else 400 `invalid_request` names it. Refresh tokens are single use: each
+        refresh answers a new one, and presenting a used one again revokes every token of that grant
+        (it may have been stolen).
 
         Failed client authentications are limited per `client_id` and per address (10 and 30 a
         minute by default): past either, every request of that client or address answers 429

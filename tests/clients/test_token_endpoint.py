@@ -70,8 +70,8 @@ def test_a_parameter_with_two_values_in_two_places_is_refused_naming_it(client, 
 
 
 def test_the_same_value_in_several_places_is_one_parameter(client):
-    response = client.post("/oauth/token", query_string={"client_id": CLIENT_ID}, json={**GRANT, "client_id": int(CLIENT_ID)},
-                           headers=basic())
+    response = client.post("/oauth/token", query_string={"client_id": CLIENT_ID},
+                           json={**GRANT, "client_id": int(CLIENT_ID)}, headers=basic())
     assert granted(response)["user_id"] == SELLER
 
 
