@@ -22,6 +22,7 @@ from app.models.finder import FinderDomain, FinderFacet, FinderPairFacet
 from app.models.history import CompatibilityChange
 from app.models.items import CompatibilityException, Item, Suggestion
 from app.models.orders import Claim, Order
+from app.models.scrolls import ItemScroll
 
 ALL_MODELS = [
     Currency, Site, User, Application, AccessToken, RefreshToken, AuthorizationCode,
@@ -29,7 +30,7 @@ ALL_MODELS = [
     RestrictionAttribute, RestrictionValue, Product, AttributeScope, ProductAttribute, DomainDiscoveryTerm,
     Item, Suggestion, CompatibilityException, Compatibility, Order, Claim,
     ChartDomain, TechnicalSpec, Chart, ChartRow, ChartFilterValue, CatalogVersion, CompatibilityChange,
-    FinderDomain, FinderFacet, FinderPairFacet, BulkJob, BulkRow, BulkItem,
+    FinderDomain, FinderFacet, FinderPairFacet, BulkJob, BulkRow, BulkItem, ItemScroll,
 ]
 
 __all__ = [m.__name__ for m in ALL_MODELS] + ["ALL_MODELS"]
