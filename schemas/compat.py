@@ -29,7 +29,8 @@ def creation_source(description="Flow that creates the compatibility"):
 class RestrictionValueInSchema(StrictSchema):
     value_id = fields.String(required=True, validate=validate.Length(min=1, max=100))
     value_name = fields.String(metadata={"description": "Ignored: the catalog's name is stored"})
-    value_code = fields.Integer(metadata={"description": "Ignored (accepted so that an echo can be resent)"})
+    value_code = fields.Integer(strict=True,
+                                metadata={"description": "Ignored (accepted so that an echo can be resent)"})
 
 
 class RestrictionGroupInSchema(StrictSchema):
@@ -40,7 +41,8 @@ class RestrictionGroupInSchema(StrictSchema):
 class RestrictionInSchema(StrictSchema):
     attribute_id = fields.String(required=True, validate=validate.Length(min=1, max=100),
                                  metadata={"description": "From endpoint 7, e.g. POSITION"})
-    attribute_code = fields.Integer(metadata={"description": "Ignored (accepted so that an echo can be resent)"})
+    attribute_code = fields.Integer(strict=True,
+                                    metadata={"description": "Ignored (accepted so that an echo can be resent)"})
     attribute_values = fields.List(fields.Nested(RestrictionGroupInSchema), required=True,
                                    validate=validate.Length(min=1),
                                    metadata={"description": "Alternative groups (at most 4, of at most 4 values)"})

@@ -45,7 +45,7 @@ class TopValuesArgsSchema(StrictSchema):
     known_attributes = fields.List(fields.Nested(KnownAttributeSchema), load_default=list,
                                    metadata={"description": "Every one must match (a value of value_ids)"})
     limit = fields.Integer(
-        load_default=TOP_VALUES_LIMIT_DEFAULT,
+        load_default=TOP_VALUES_LIMIT_DEFAULT, strict=True,
         validate=validate.Range(min=1, max=TOP_VALUES_LIMIT_MAX,
                                 error=f"limit must be between 1 and {TOP_VALUES_LIMIT_MAX}"),
         metadata={"description": f"At most this many values (default {TOP_VALUES_LIMIT_DEFAULT}, "
@@ -69,12 +69,13 @@ class ProductSearchArgsSchema(StrictSchema):
                               metadata={"example": "MLA-CARS_AND_VANS"})
     site_id = fields.String(required=True, validate=validate.Length(min=1, max=3), metadata={"example": "MLA"})
     known_attributes = fields.List(fields.Nested(KnownAttributeSchema), load_default=list)
+    # Strict in a JSON body: 2.7 or "3" is a 400, not a page of 2 or 3 (a query string's are text).
     limit = fields.Integer(
-        load_default=PAGE_LIMIT_DEFAULT,
+        load_default=PAGE_LIMIT_DEFAULT, strict=True,
         validate=validate.Range(min=1, max=PAGE_LIMIT_MAX, error=f"limit must be between 1 and {PAGE_LIMIT_MAX}"),
         metadata={"description": f"Page size (default {PAGE_LIMIT_DEFAULT}, at most {PAGE_LIMIT_MAX})"})
     offset = fields.Integer(
-        load_default=0,
+        load_default=0, strict=True,
         validate=validate.Range(min=0, max=PAGE_OFFSET_MAX, error=f"offset must be between 0 and {PAGE_OFFSET_MAX}"),
         metadata={"description": f"Position of the first result (default 0, at most {PAGE_OFFSET_MAX})"})
     sort = fields.Nested(SortSchema, metadata={"description": "By the attribute's value name; default by id"})

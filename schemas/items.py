@@ -81,6 +81,10 @@ class ItemSearchQuerySchema(PagingQuerySchema):
         ITEM_STATUSES, error="status must be one of " + ", ".join(ITEM_STATUSES)))
     has_compatibilities = fields.Boolean(metadata={
         "description": "true: only items with at least one compatibility; false: only items without"})
+    search_type = fields.String(validate=validate.OneOf(["scan"]), metadata={
+        "description": "scan: page through every item, past the offset limit, with `scroll_id`"})
+    scroll_id = fields.String(validate=validate.Length(min=1, max=64), metadata={
+        "description": "A scan's cursor, from its first answer: the next page (the filters are the scan's)"})
 
 
 ItemSearchSchema = page_envelope(
@@ -88,7 +92,8 @@ ItemSearchSchema = page_envelope(
     seller_id=fields.String(metadata={"description": "The seller searched (a string, as the marketplace "
                                                     "answers it)", "example": "1001"}),
     query=fields.String(allow_none=True, metadata={"description": "Free-text query; always null here"}),
-    filters=fields.Dict(metadata={"description": "The filters applied: tags, status, has_compatibilities"}))
+    filters=fields.Dict(metadata={"description": "The filters applied: tags, status, has_compatibilities"}),
+    scroll_id=fields.String(metadata={"description": "search_type=scan only: send it back for the next page"}))
 
 
 class SummaryRequestSchema(StrictSchema):

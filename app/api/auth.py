@@ -27,12 +27,15 @@ class Token(MethodView):
 
         Parameters may come as a form body (whatever its Content-Type), a JSON body or the query
         string; the client authenticates with HTTP Basic (RFC 6749 2.3.1) or with `client_id` and
-        `client_secret` parameters. Refresh tokens are single use: each refresh answers a new one, and
-        presenting a used one again revokes every token of that grant (it may have been stolen).
+        `client_secret` parameters. A parameter sent in more than one of these places must have the
+        same value in each, else 400 `invalid_request` names it. Refresh tokens are single use: each
+        refresh answers a new one, and presenting a used one again revokes every token of that grant
+        (it may have been stolen).
 
         Failed client authentications are limited per `client_id` and per address (10 and 30 a
         minute by default): past either, every request of that client or address answers 429
         `local_rate_limited`, a correct secret too, until the time in `Retry-After`.
         """
         with counting_failed_client_authentications():
-            return auth.exchange({**query, **body}, current_app.config, basic=basic_client_credentials())
+            sources = {"the query string": query, "the body": body, "HTTP Basic": basic_client_credentials()}
+            return auth.exchange(sources, current_app.config)

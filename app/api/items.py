@@ -45,5 +45,13 @@ class SellerItemSearch(MethodView):
         `status=active&has_compatibilities=true` active items with compatibilities (the sources
         for a copy). Filters combine; results are item ids, ascending, paginated. Only the path's
         user may search.
+
+        With `search_type=scan` (or a `scroll_id`) the answer carries a `scroll_id`: send it back for
+        each next page, past the offset limit; an exhausted scan answers no results.
         """
+        if args.get("search_type") == "scan" or "scroll_id" in args:
+            args.pop("offset", None)
+            args.pop("search_type", None)
+            return items.scan_seller_items(g.caller_id, seller_id, **args)
+        args.pop("search_type", None)
         return items.search_seller_items(g.caller_id, seller_id, **args)

@@ -35,6 +35,8 @@ WARNING_INTERVAL_S = 60
 REDIS_SCHEMES = ("redis://", "rediss://", "redis+unix://")
 # The scope of the counts of failed client authentications (client_authentication_limits).
 FAILURE_SCOPE = "oauth_failures_"
+# The statuses that tell the client to come back later.
+RETRY_STATUSES = (429, 503)
 
 
 def rate_limit_key():
@@ -93,6 +95,8 @@ class AppLimiter(Limiter):
         if app.config["RATELIMIT_FAIL_MODE"] not in FAIL_MODES:
             raise ValueError(f"RATELIMIT_FAIL_MODE: {app.config['RATELIMIT_FAIL_MODE']!r} is not one of {FAIL_MODES}")
         app.config["RATELIMIT_STORAGE_OPTIONS"] = storage_options(app.config)
+        # Registered before flask-limiter's own header hook, so it runs after it.
+        app.after_request(retry_after_only_when_refused)
         super().init_app(app)
         app.teardown_request(self._settle_failure_counts)
 
@@ -152,6 +156,14 @@ class AppLimiter(Limiter):
         if not fail_open:
             raise ApiError("service_unavailable", "The rate-limit store is unavailable; retry later",
                            headers={"Retry-After": "5"})
+
+
+def retry_after_only_when_refused(response):
+    """flask-limiter sets Retry-After on every limited response, a success too, where clients read
+    it as "try again later"; it belongs on a refusal (429, 503) only. X-RateLimit-* stay."""
+    if response.status_code not in RETRY_STATUSES:
+        response.headers.pop("Retry-After", None)
+    return response
 
 
 limiter = AppLimiter(key_func=rate_limit_key, headers_enabled=True)

@@ -23,6 +23,7 @@ from app.models.history import CompatibilityChange
 from app.models.items import CompatibilityException, Item, Suggestion
 from app.models.notifications import Notification, NotificationEvent
 from app.models.orders import Claim, Order
+from app.models.scrolls import ItemScroll
 
 ALL_MODELS = [
     Currency, Site, User, Application, AccessToken, RefreshToken, AuthorizationCode,
@@ -30,7 +31,7 @@ ALL_MODELS = [
     RestrictionAttribute, RestrictionValue, Product, AttributeScope, ProductAttribute, DomainDiscoveryTerm,
     Item, Suggestion, CompatibilityException, Compatibility, Order, Claim,
     ChartDomain, TechnicalSpec, Chart, ChartRow, ChartFilterValue, CatalogVersion, CompatibilityChange,
-    FinderDomain, FinderFacet, FinderPairFacet, BulkJob, BulkRow, BulkItem,
+    FinderDomain, FinderFacet, FinderPairFacet, BulkJob, BulkRow, BulkItem, ItemScroll,
     NotificationEvent, Notification,
 ]
 

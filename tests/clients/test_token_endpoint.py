@@ -49,6 +49,32 @@ def test_basic_and_a_different_client_id_in_the_body_is_refused(client):
     assert response.status_code == 400 and response.get_json()["error"] == "invalid_request"
 
 
+GRANT = {"grant_type": "client_credentials", "client_id": CLIENT_ID, "client_secret": CLIENT_SECRET}
+
+
+@pytest.mark.parametrize("name, request_kwargs", [
+    ("client_id", {"query_string": {"client_id": "9999"}, "data": GRANT}),
+    ("client_id", {"query_string": {"client_id": "9999"}, "json": GRANT}),
+    ("client_id", {"query_string": {**GRANT, "client_id": "9999"}, "json": {"client_id": int(CLIENT_ID)}}),
+    ("grant_type", {"query_string": {"grant_type": "refresh_token"}, "data": GRANT}),
+    ("client_id", {"query_string": {"client_id": "9999"}, "data": {"grant_type": "client_credentials"},
+                   "headers": basic()}),
+    ("client_secret", {"data": {**GRANT, "client_secret": "other"}, "headers": basic()}),
+])
+def test_a_parameter_with_two_values_in_two_places_is_refused_naming_it(client, name, request_kwargs):
+    """Query string, body and HTTP Basic: none wins over another, a conflict is the client's mistake."""
+    response = client.post("/oauth/token", **request_kwargs)
+    body = response.get_json()
+    assert response.status_code == 400 and body["error"] == "invalid_request", body
+    assert f"Parameter {name} differs" in body["message"]
+
+
+def test_the_same_value_in_several_places_is_one_parameter(client):
+    response = client.post("/oauth/token", query_string={"client_id": CLIENT_ID},
+                           json={**GRANT, "client_id": int(CLIENT_ID)}, headers=basic())
+    assert granted(response)["user_id"] == SELLER
+
+
 def test_missing_client_credentials_say_how_to_send_them(client):
     response = client.post("/oauth/token", data={"grant_type": "client_credentials"})
     assert response.status_code == 400 and "HTTP Basic" in response.get_json()["message"]

@@ -133,6 +133,53 @@ def test_search_pages_with_limit_and_offset(client, reads_loaded):
     assert body["paging"] == {"total": 7, "offset": 1, "limit": 2}
 
 
+def test_search_paging_in_the_query_is_text_of_an_integer(client, reads_loaded):
+    assert results(client, {"limit": "2", "offset": "1"})["paging"] == {"total": 7, "offset": 1, "limit": 2}
+    for field, value in (("offset", "2.5"), ("limit", "2.7")):
+        body = assert_error(search(client, {field: value}), 400, "validation_error")
+        assert body["cause"][0]["field"] == field
+
+
+# --- endpoints 4 and 5 with search_type=scan --------------------------------------------
+
+def test_scan_pages_with_one_scroll_id_until_it_answers_no_results(client, reads_loaded):
+    first = results(client, {"search_type": "scan", "limit": 3})
+    scroll_id = first["scroll_id"]
+    assert first["results"] == ["MLA100", "MLA101", "MLA102"]
+    assert first["paging"] == {"total": 7, "offset": 0, "limit": 3}
+    pages = [results(client, {"search_type": "scan", "scroll_id": scroll_id, "limit": 3}) for _ in range(3)]
+    assert [p["results"] for p in pages] == [["MLA103", "MLA104", "MLA105"], ["MLA106"], []]
+    assert [p["paging"]["offset"] for p in pages] == [3, 6, 7] and {p["scroll_id"] for p in pages} == {scroll_id}
+    assert {p["paging"]["total"] for p in pages} == {7}
+
+
+def test_scan_keeps_the_filters_it_began_with(client, reads_loaded):
+    everything = results(client, {"status": "active", "has_compatibilities": "true"})["results"]
+    first = results(client, {"search_type": "scan", "status": "active", "has_compatibilities": "true", "limit": 1})
+    rest = results(client, {"scroll_id": first["scroll_id"], "limit": 100})
+    assert first["results"] + rest["results"] == everything and len(everything) > 1
+    assert rest["filters"] == {"status": "active", "has_compatibilities": True}
+
+
+def test_a_plain_search_has_no_scroll_id_and_scans_are_their_own(client, reads_loaded):
+    assert "scroll_id" not in results(client, {})
+    scroll_id = results(client, {"search_type": "scan"})["scroll_id"]
+    other = results(client, {"search_type": "scan"})["scroll_id"]
+    assert other != scroll_id and len(scroll_id) >= 32
+
+
+@pytest.mark.parametrize("query", [{"scroll_id": "nope"}, {"search_type": "scroll"}])
+def test_scan_refuses_an_unknown_scroll_id_or_search_type(client, reads_loaded, query):
+    body = assert_error(search(client, query), 400, "validation_error")
+    assert body["cause"][0]["field"] == next(iter(query))
+
+
+def test_a_scroll_id_is_its_sellers_alone(client, reads_loaded):
+    scroll_id = results(client, {"search_type": "scan"})["scroll_id"]
+    other = search(client, {"scroll_id": scroll_id}, seller=OTHER_SELLER)
+    assert assert_error(other, 400, "validation_error")["cause"][0]["field"] == "scroll_id"
+
+
 def test_search_rejects_an_unknown_tag(client, reads_loaded):
     body = assert_error(search(client, {"tags": "closed_items"}), 400, "validation_error")
     assert "incomplete_compatibilities" in body["message"] and "pending_compatibilities" in body["message"]

@@ -65,6 +65,18 @@ def test_repeated_attribute_is_400(client):
     assert_error(add(client, position([FRONT]) + position([REAR])), 400, "repeated_restriction_attribute")
 
 
+@pytest.mark.parametrize("codes", [{"attribute_code": "7"}, {"attribute_code": 7.5}, {"value_code": "7"}])
+def test_echoed_codes_are_json_integers_or_400(client, codes):
+    restrictions = position([FRONT])
+    restrictions[0].update({k: v for k, v in codes.items() if k == "attribute_code"})
+    restrictions[0]["attribute_values"][0]["values"][0].update({k: v for k, v in codes.items() if k == "value_code"})
+    assert_error(add(client, restrictions), 400, "validation_error")
+    restrictions = position([FRONT])
+    restrictions[0]["attribute_code"] = 7
+    restrictions[0]["attribute_values"][0]["values"][0]["value_code"] = 7
+    assert add(client, restrictions).status_code == 200
+
+
 def test_empty_group_is_400(client):
     restrictions = [{"attribute_id": "POSITION", "attribute_values": [{"values": []}]}]
     assert_error(add(client, restrictions), 400, "validation_error")

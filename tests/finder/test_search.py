@@ -78,6 +78,16 @@ def test_offset_beyond_the_results_answers_an_empty_page_with_the_total(client, 
     assert body == {"results": [], "paging": {"total": len(children(bundle)), "offset": 10_000, "limit": 50}}
 
 
+@pytest.mark.parametrize("field, value", [("offset", 2.5), ("offset", "3"), ("limit", 2.7), ("limit", "3"),
+                                          ("offset", True)])
+def test_paging_in_the_body_takes_json_integers_only(client, bundle, field, value):
+    """A JSON body's integers are numbers without a fraction: 2.5 or "3" is a 400, not a silent page."""
+    response = search(client, **{field: value})
+    body = response.get_json()
+    assert response.status_code == 400 and body["error"] == "validation_error", body
+    assert body["cause"][0]["field"] == field
+
+
 def test_no_match_answers_total_zero(client, bundle):
     body = search(client, known_attributes=[{"id": "BRAND", "value_ids": ["0"]}, {"id": "MODEL", "value_id": "1"}])
     assert body.get_json() == {"results": [], "paging": {"total": 0, "offset": 0, "limit": 50}}

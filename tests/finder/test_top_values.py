@@ -87,7 +87,7 @@ def test_limit_defaults_to_50_and_is_kept(client, load_bundle):
     assert len(top(client, "DOORS", limit=1000).get_json()) == 60
 
 
-@pytest.mark.parametrize("limit", [0, 1001, "many"])
+@pytest.mark.parametrize("limit", [0, 1001, "many", 2.7, "3", True])
 def test_limit_out_of_range_is_400(client, bundle, limit):
     response = top(client, "BRAND", limit=limit)
     body = response.get_json()

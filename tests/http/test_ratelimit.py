@@ -68,6 +68,17 @@ def test_memory_storage_answers_429_with_retry_after_past_the_budget(limited_app
     assert_rate_limited(count(client), 3)
 
 
+def test_successful_writes_carry_the_budget_but_no_retry_after(limited_app):
+    client = limited_app().test_client()
+    body = {"products": [{"id": "MLA90001", "creation_source": "DEFAULT"}]}
+    for response in (count(client), client.post("/items/MLA100/compatibilities", json=body, headers=SELLER_H)):
+        assert response.status_code == 200, response.get_json()
+        assert "Retry-After" not in response.headers
+        assert response.headers["X-RateLimit-Limit"] == "3"
+    count(client)
+    assert_rate_limited(count(client), 3)
+
+
 def test_count_and_compatibility_writes_share_one_budget(limited_app):
     client = limited_app().test_client()
     assert count(client).status_code == 200

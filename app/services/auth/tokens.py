@@ -115,20 +115,28 @@ def _require(args, *names):
         raise ApiError("invalid_request", "Missing parameter(s): " + ", ".join(missing) + hint)
 
 
-def _client_credentials(args, basic):
-    """The request's parameters with the client's credentials from HTTP Basic when it used it (RFC
-    6749 §2.3.1); a different client_id in the parameters too is refused rather than guessed."""
-    if not basic:
-        return args
-    if args.get("client_id") not in (None, "", basic["client_id"]):
-        raise ApiError("invalid_request", "client_id differs between HTTP Basic and the parameters: "
-                           "authenticate the client one way only")
-    return {**args, **basic}
+def _merged_parameters(sources):
+    """One set of parameters from every place the request carried them ({where: parameters}, e.g. the
+    query string, the body and HTTP Basic, RFC 6749 §2.3.1). A parameter given twice must say the
+    same thing: two different values are refused rather than one guessed, so a client never gets a
+    token for an application or a grant it did not mean. An empty value counts as not given."""
+    merged, found_in = {}, {}
+    for where, parameters in sources.items():
+        for name, value in parameters.items():
+            if value in (None, ""):
+                continue
+            if name in merged and merged[name] != value:
+                raise ApiError("invalid_request", f"Parameter {name} differs between {found_in[name]} and {where}: "
+                                                  "send it once, or the same value in each place")
+            merged.setdefault(name, value)
+            found_in.setdefault(name, where)
+    return merged
 
 
-def exchange(args, settings, basic=None):
-    """POST /oauth/token for any supported grant type; `basic` is the client's HTTP Basic credentials."""
-    args = _client_credentials(args, basic)
+def exchange(sources, settings):
+    """POST /oauth/token for any supported grant type; `sources` maps where each set of parameters came
+    from (the query string, the body, HTTP Basic credentials) to them."""
+    args = _merged_parameters(sources)
     grant_type = args.get("grant_type")
     if not grant_type:
         raise ApiError("invalid_request", "Missing parameter(s): grant_type")

@@ -61,12 +61,18 @@ class SellerItems(Page):
 
 def search_seller_items(caller_id, seller_id, *, tags=None, status=None, has_compatibilities=None,
                         limit=PAGE_LIMIT_DEFAULT, offset=0):
-    """Endpoints 4 and 5: a page of the seller's items matching every filter, ascending by id.
+    """Endpoints 4 and 5: a page of the seller's items matching every filter, ascending by id."""
+    require_caller_is_user(caller_id, seller_id)
+    query, filters = seller_items_query(seller_id, tags=tags, status=status, has_compatibilities=has_compatibilities)
+    return page_of(query.order_by(Item.id), offset, limit, SellerItems, seller_id=seller_id, filters=filters)
+
+
+def seller_items_query(seller_id, *, tags=None, status=None, has_compatibilities=None):
+    """The seller's items matching every filter, and the filters as the answer names them.
 
     Each filter is a column of the item row kept current by item_state, so the search is
     answered from the (seller, tag_*) and (seller, status, compatibilities_count) indexes.
     """
-    require_caller_is_user(caller_id, seller_id)
     query = Item.select(Item.id).where(Item.seller == seller_id)
     filters = {}
     if tags:
@@ -83,4 +89,4 @@ def search_seller_items(caller_id, seller_id, *, tags=None, status=None, has_com
         filters["has_compatibilities"] = has_compatibilities
         query = query.where(Item.compatibilities_count > 0 if has_compatibilities
                             else Item.compatibilities_count == 0)
-    return page_of(query.order_by(Item.id), offset, limit, SellerItems, seller_id=seller_id, filters=filters)
+    return query, filters
