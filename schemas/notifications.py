@@ -2,7 +2,7 @@
 notifications and the pages of a user's changes."""
 from marshmallow import Schema, fields, validate
 
-from schemas.common import PagingSchema
+from schemas.common import PagingQuerySchema, PagingSchema
 from schemas.history import ChangeSchema
 
 ITEMS_COMPATIBILITIES, BULK_JOBS = "items_compatibilities", "bulk_jobs"
@@ -37,11 +37,9 @@ class NotificationSchema(Schema):
     received = fields.DateTime()
 
 
-class MissedFeedsQuerySchema(Schema):
+class MissedFeedsQuerySchema(PagingQuerySchema):
     app_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
     topic = fields.String(validate=validate.OneOf(TOPICS))
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=1000))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=10000))
 
 
 class MissedFeedsSchema(Schema):
@@ -52,7 +50,8 @@ class MissedFeedsSchema(Schema):
 class ChangesQuerySchema(Schema):
     after = fields.String(load_default=None, validate=validate.Regexp(
         r"^\d{1,20}(\.\d{1,20})?$", error="send the next_after of the page before, or nothing for the first page"))
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    # At most a page of the API's paging (1 to 200), as every other `limit`.
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=200))
 
 
 class FeedRecordSchema(ChangeSchema):

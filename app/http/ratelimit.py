@@ -25,6 +25,7 @@ from redis.retry import Retry
 
 from app.errors import ApiError
 from app.http.auth import bearer_token, presented_client_id
+from app.http.current import current_g
 
 SAFE_KEY = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
@@ -136,8 +137,9 @@ class AppLimiter(Limiter):
     def _settle_failure_counts(self, exc=None):
         """At the end of a token request: each failure count took this request's place before the
         secret was checked; anything but a failed client authentication gives it back."""
-        hits = g.pop("failure_count_hits", ())
-        if g.get("client_authentication_failed"):
+        this_g = current_g()  # once, not through the proxy: this runs at the end of every request
+        hits = this_g.pop("failure_count_hits", ())
+        if this_g.get("client_authentication_failed"):
             return
         for hit in hits:
             try:
