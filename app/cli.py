@@ -161,6 +161,11 @@ def catalog_export(path):
     path.write("\n")
 
 
+# The serving part of README.md's first command: gunicorn and one worker beside it (bulk jobs,
+# notifications); `kill $!` stops the worker once gunicorn has stopped.
+SERVE = "flask --app wsgi worker & python -m app.serve; kill $!"
+
+
 @click.command("demo")
 @click.option("--force", is_flag=True, help="Load it into a database that holds data or is not the embedded one")
 @with_appcontext
@@ -194,8 +199,7 @@ def demo(force):
     # Loopback is the default (slow clients must meet the buffering proxy first): say so, or a user
     # trying from another machine thinks the server is down.
     reach = " (this machine only)" if bind.startswith(("127.", "localhost:", "[::1]:", "unix:")) else ""
-    click.echo(f"\nServe it: gunicorn -c python:app.gunicorn_conf wsgi:app   (listens on {bind}{reach}; "
-               f"docs at {url}/docs)")
+    click.echo(f"\nServe it: {SERVE}   (gunicorn listens on {bind}{reach}; docs at {url}/docs)")
     if users:
         click.echo("Try: curl -H 'Authorization: Bearer " + users[0]["access_tokens"][0]
                    + f"' {url}/users/me")
@@ -212,9 +216,9 @@ def _may_load_demo(demo_tokens):
         return True
     reset = f"rm -f {os.path.relpath(sqlite_path(embedded))}*"
     if any(auth.resolve_access_token(token) == user for user, token in demo_tokens.items()):
-        click.echo("The demo is already loaded: nothing done. Serve it as it is (gunicorn -c python:app.gunicorn_conf "
-                   f"wsgi:app), or go back to the demo's state: stop gunicorn, `{reset}`, run demo again "
-                   "(--force loads the demo's records over what is there).")
+        click.echo(f"The demo is already loaded: nothing done. Serve it as it is ({SERVE}), or go back to the "
+                   f"demo's state: stop both, `{reset}`, run demo again (--force loads the demo's records over "
+                   "what is there).")
         return False
     raise click.ClickException(f"the database holds data that is not the demo's; demo loads only into an empty "
                                f"one (`{reset}` empties it), or pass --force to load the demo's records over it")
