@@ -3,6 +3,7 @@
 Test modules import from here, never from conftest.
 """
 import os
+import uuid
 from contextlib import contextmanager
 
 import psycopg
@@ -91,6 +92,23 @@ def loaded_app(request, database_url, **settings):
         empty_schema(request, database_url)
         import_bundle(base_bundle())
     return app
+
+
+def queued_app(request, database_url, **settings):
+    """A generator for an `app` fixture: `loaded_app` with a bulk queue under a name of the test's
+    own (a SQLite file beside its database, or on PostgreSQL tables under that name); afterwards the
+    queue and the database's connections are closed."""
+    app = loaded_app(request, database_url, QUEUE_NAME=f"test-{uuid.uuid4().hex[:12]}", **settings)
+    yield app
+    app.extensions["bulk_queue"].close()
+    if hasattr(db.obj, "close_all"):
+        db.obj.close_all()
+
+
+def serving(server):
+    """A generator for a fixture of a local test server: yields it, then closes it."""
+    yield server
+    server.close()
 
 
 def empty_schema(request, database_url):

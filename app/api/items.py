@@ -4,6 +4,7 @@ from flask.views import MethodView
 
 from app.http.smorest import Blueprint
 from app.services import items
+from app.services.auth.ownership import seller_items_guard
 from schemas.examples import items as examples
 from schemas.items import (
     ItemSchema,
@@ -27,13 +28,9 @@ class ItemById(MethodView):
         return items.get_item(item_id)
 
 
-def _caller_is_path_user(view_kwargs, caller_id):
-    items.require_caller_is_user(caller_id, view_kwargs["seller_id"])
-
-
 @blp.route("/users/<int:seller_id>/items/search")
 class SellerItemSearch(MethodView):
-    @blp.auth("token", owner=_caller_is_path_user)
+    @blp.auth("token", owner=seller_items_guard)
     @blp.errors("forbidden")
     @blp.arguments(ItemSearchQuerySchema, location="query")
     @blp.response(200, ItemSearchSchema, example=examples.SELLER_ITEM_SEARCH)

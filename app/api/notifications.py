@@ -5,6 +5,7 @@ from flask.views import MethodView
 
 from app.http.smorest import Blueprint, raw_json
 from app.services import notifications
+from app.services.auth.ownership import change_feed_guard
 from schemas.history import dump_change
 from schemas.notifications import (
     ApplicationSchema,
@@ -60,13 +61,9 @@ class MissedFeeds(MethodView):
         return {"messages": page.items, "paging": {"total": page.total, "offset": page.offset, "limit": page.limit}}
 
 
-def _caller_is_path_user(view_kwargs, caller_id):
-    notifications.require_own_feed(caller_id, view_kwargs["user_id"])
-
-
 @blp.route("/users/<int:user_id>/compatibilities/changes")
 class UserChanges(MethodView):
-    @blp.auth("token", owner=_caller_is_path_user)
+    @blp.auth("token", owner=change_feed_guard)
     @blp.errors("forbidden")
     @blp.arguments(ChangesQuerySchema, location="query")
     @blp.response(200, ChangesPageSchema)

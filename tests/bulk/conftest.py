@@ -1,13 +1,11 @@
 """Fixtures of the bulk job tests: the base bundle loaded, a queue of the test's own, and helpers
 that upload a body and run the queued tasks as a worker would."""
 import json
-import uuid
 
 import pytest
 
-from app.db import db
 from tests.bundles import SELLER, TOKENS
-from tests.helpers import bearer, loaded_app
+from tests.helpers import bearer, queued_app
 
 AUTH = bearer(TOKENS[SELLER])
 
@@ -17,11 +15,7 @@ def app(request, database_url):
     """The base bundle loaded (in place of tests/conftest.py's empty app, so that its `client` and
     `run_db` serve these tests); the queue is a SQLite file beside the test's database, or on
     PostgreSQL its tables under a queue name of this test's own."""
-    app = loaded_app(request, database_url, QUEUE_NAME=f"test-{uuid.uuid4().hex[:12]}")
-    yield app
-    app.extensions["bulk_queue"].close()
-    if hasattr(db.obj, "close_all"):
-        db.obj.close_all()
+    yield from queued_app(request, database_url)
 
 
 @pytest.fixture

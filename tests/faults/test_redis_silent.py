@@ -18,7 +18,7 @@ from app.http.ratelimit import limiter
 from app.migrations import create_schema
 from app.services.bundle import import_bundle
 from tests.bundles import SELLER, TOKENS, base_bundle
-from tests.helpers import assert_error, bearer, loaded_app, make_app
+from tests.helpers import assert_error, bearer, loaded_app, make_app, serving
 
 COUNT_PATH = "/catalog_compatibilities/products_search/count_family_products"
 FORD = {"domain_id": "MLA-CARS_AND_VANS", "attributes": [{"id": "BRAND", "value_name": "Ford"}]}
@@ -51,9 +51,7 @@ class SilentRedis:
 
 @pytest.fixture
 def silent_redis():
-    server = SilentRedis()
-    yield server
-    server.close()
+    yield from serving(SilentRedis())
 
 
 @pytest.fixture

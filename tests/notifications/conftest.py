@@ -4,14 +4,12 @@ import http.server
 import json
 import threading
 import time
-import uuid
 
 import pytest
 
-from app.db import db
 from app.services.notifications import pump_once
 from tests.bundles import SELLER, TOKENS
-from tests.helpers import bearer, loaded_app
+from tests.helpers import bearer, queued_app, serving
 
 AUTH = bearer(TOKENS[SELLER])
 TOPICS = ["items_compatibilities", "bulk_jobs"]
@@ -54,19 +52,12 @@ class Receiver:
 
 @pytest.fixture
 def receiver():
-    r = Receiver()
-    yield r
-    r.close()
+    yield from serving(Receiver())
 
 
 @pytest.fixture
 def app(request, database_url):
-    app = loaded_app(request, database_url, NOTIFY_ALLOW_PRIVATE="true", NOTIFY_RETRY_WINDOW_S="60",
-                     QUEUE_NAME=f"test-{uuid.uuid4().hex[:12]}")
-    yield app
-    app.extensions["bulk_queue"].close()
-    if hasattr(db.obj, "close_all"):
-        db.obj.close_all()
+    yield from queued_app(request, database_url, NOTIFY_ALLOW_PRIVATE="true", NOTIFY_RETRY_WINDOW_S="60")
 
 
 @pytest.fixture

@@ -1,7 +1,9 @@
-"""Who may write an item: the item must exist and the caller must be its seller.
+"""Who may write an item: the item must exist and the caller must be its seller; and who may read
+what belongs to the user in the path: that user alone.
 
 `require_item_seller(item_id, user_id) -> Item` is shared by every area that writes items;
 `item_seller_guard` adapts it to the route guard (`@blp.auth(..., owner=item_seller_guard)`).
+`require_caller_is_user` serves every route under /users/<id>/, each guard with its own message.
 """
 import re
 from contextlib import contextmanager
@@ -79,3 +81,26 @@ def item_seller_guard(view_kwargs, caller_id):
 def item_history_reader_guard(view_kwargs, caller_id):
     """The owner check of the one read only the seller may make: its change history (H1)."""
     require_item_seller(view_kwargs["item_id"], caller_id, may="read its compatibilities' change history")
+
+
+# What only the path's user may do, and whose (the refusal names them).
+SEARCH_OWN_ITEMS = ("search their own items", "those")
+READ_OWN_FEED = ("read their own change feed", "that")
+
+
+def require_caller_is_user(caller_id, user_id, what):
+    """403 `forbidden` unless the caller is user `user_id`; `what` is (what the user alone may do,
+    the pronoun for another user's)."""
+    if caller_id != user_id:
+        may, others = what
+        raise ApiError("forbidden", f"Caller {caller_id} may only {may}, not {others} of user {user_id}")
+
+
+def seller_items_guard(view_kwargs, caller_id):
+    """The owner check of a seller's item searches (endpoints 4, 5): the path's seller alone."""
+    require_caller_is_user(caller_id, view_kwargs["seller_id"], SEARCH_OWN_ITEMS)
+
+
+def change_feed_guard(view_kwargs, caller_id):
+    """The owner check of a user's change feed (N4): the path's user alone."""
+    require_caller_is_user(caller_id, view_kwargs["user_id"], READ_OWN_FEED)

@@ -35,8 +35,11 @@ def write_records(rows):
     insert_rows(CompatibilityChange, FIELDS, rows)
 
 
-def _count(scope, action, n):
+def _counted(action, n):
+    """The current scope, with `n` more `action` changes counted in it."""
+    scope = current_scope()
     scope.counts[action] = scope.counts.get(action, 0) + n
+    return scope
 
 
 def record_created(item_id, rows):
@@ -44,8 +47,7 @@ def record_created(item_id, rows):
     source, creation_source, note, note_status, restrictions)."""
     if not rows:
         return
-    scope = current_scope()
-    _count(scope, CREATE, len(rows))
+    scope = _counted(CREATE, len(rows))
     if scope.record:
         tail = who(scope)
         write_records([(item_id, r["id"], CREATE, r["product"], bool(r["universal"]), r["source"],
@@ -60,8 +62,7 @@ def record_deleted(item_id, compatibility_ids):
     ids = list(compatibility_ids)
     if not ids:
         return
-    scope = current_scope()
-    _count(scope, DELETE, len(ids))
+    scope = _counted(DELETE, len(ids))
     if scope.record:
         kind, user_id, client_id, request_id, now, job_id = who(scope)
         # SQLite takes the same text peewee writes for a datetime (its driver adapter is deprecated).
@@ -109,8 +110,7 @@ def record_updated(item_id, before):
     changed = [(before[cid], row) for cid, row in after.items() if row[5:] != before[cid][5:]]
     if not changed:
         return
-    scope = current_scope()
-    _count(scope, UPDATE, len(changed))
+    scope = _counted(UPDATE, len(changed))
     if scope.record:
         tail = who(scope)
         write_records([(item_id, old[0], UPDATE, new[1], bool(new[2]), new[3], new[4], old[5], new[5],

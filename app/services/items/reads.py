@@ -1,9 +1,14 @@
 """Reading items (endpoint 3) and searching a seller's items by compatibility state (4, 5)."""
 from dataclasses import dataclass
 
-from app.errors import ApiError
 from app.models import Item
-from app.services.auth.ownership import NOT_READ, item_not_found, token_read_item
+from app.services.auth.ownership import (
+    NOT_READ,
+    SEARCH_OWN_ITEMS,
+    item_not_found,
+    require_caller_is_user,
+    token_read_item,
+)
 from app.services.compat.item_state import item_tags
 from app.services.items import queries
 from app.services.paging import Page, page_of
@@ -43,13 +48,6 @@ def get_item(item_id):
     return item
 
 
-def require_caller_is_user(caller_id, user_id):
-    """A user's item searches are theirs alone: 403 for anyone else."""
-    if caller_id != user_id:
-        raise ApiError("forbidden", f"Caller {caller_id} may only search their own items, "
-                                         f"not those of user {user_id}")
-
-
 @dataclass(frozen=True)
 class SellerItems(Page):
     """A page of a seller's items (rows with their id), with the search's seller and filters."""
@@ -62,7 +60,7 @@ class SellerItems(Page):
 def search_seller_items(caller_id, seller_id, *, tags=None, status=None, has_compatibilities=None,
                         limit=PAGE_LIMIT_DEFAULT, offset=0):
     """Endpoints 4 and 5: a page of the seller's items matching every filter, ascending by id."""
-    require_caller_is_user(caller_id, seller_id)
+    require_caller_is_user(caller_id, seller_id, SEARCH_OWN_ITEMS)
     query, filters = seller_items_query(seller_id, tags=tags, status=status, has_compatibilities=has_compatibilities)
     return page_of(query.order_by(Item.id), offset, limit, SellerItems, seller_id=seller_id, filters=filters)
 

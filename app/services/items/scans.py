@@ -7,7 +7,8 @@ from app.db import lock_rows, write_transaction
 from app.errors import ApiError
 from app.models import Item, ItemScroll
 from app.models.base import utcnow
-from app.services.items.reads import SellerItems, require_caller_is_user, seller_items_query
+from app.services.auth.ownership import SEARCH_OWN_ITEMS, require_caller_is_user
+from app.services.items.reads import SellerItems, seller_items_query
 from schemas.vocabulary import PAGE_LIMIT_DEFAULT
 
 # As the marketplace's: a scan not read again for this long is gone.
@@ -28,7 +29,7 @@ def scan_seller_items(caller_id, seller_id, *, scroll_id=None, limit=PAGE_LIMIT_
     the same for the whole scan and each call answers the page after the last one, as the
     marketplace's scan does; an exhausted scan answers no results. Not idempotent: a page lost on
     the wire is not answered again."""
-    require_caller_is_user(caller_id, seller_id)
+    require_caller_is_user(caller_id, seller_id, SEARCH_OWN_ITEMS)
     now = utcnow()
     with write_transaction():
         if scroll_id is None:

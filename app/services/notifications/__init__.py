@@ -8,8 +8,8 @@ from app.services.notifications.applications import (
     load_subscriptions,
     update_application,
 )
-from app.services.notifications.feed import changes, require_own_feed
+from app.services.notifications.feed import changes
 from app.services.notifications.pump import pump_once
 
 __all__ = ["changes", "exported_subscription", "get_application", "list_missed", "load_subscriptions", "pump_once",
-           "require_own_feed", "update_application"]
+           "update_application"]

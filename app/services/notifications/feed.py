@@ -11,7 +11,6 @@ that committed is visible in that same snapshot. The cursor is (xid, id), and an
 visible later belongs to a transaction at or above that xmin, so it sorts after every record already
 read: no gap and no repeat. The price: a page waits for the oldest running transaction to end."""
 from app.db import db, is_postgres
-from app.errors import ApiError
 from app.services.history.reads import to_record
 from app.services.notifications import queries
 from app.services.notifications.queries import TABLE, XID_COLUMN
@@ -45,10 +44,3 @@ def changes(user_id, after, limit):
     rows = queries.sqlite_page(user_id, record_id, limit)
     records = [to_record(row) for row in rows]
     return records, str(rows[-1][0]) if rows else (after or "0")
-
-
-def require_own_feed(caller_id, user_id):
-    """A user's change feed is theirs alone."""
-    if caller_id != user_id:
-        raise ApiError("forbidden", f"Caller {caller_id} may only read their own change feed, not that of "
-                       f"user {user_id}")
