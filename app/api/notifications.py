@@ -6,6 +6,7 @@ from flask.views import MethodView
 from app.http.smorest import Blueprint, raw_json
 from app.services import notifications
 from app.services.auth.ownership import change_feed_guard
+from schemas.examples import notifications as examples
 from schemas.history import dump_change
 from schemas.notifications import (
     ApplicationSchema,
@@ -22,7 +23,7 @@ APPLICATION = ("application_not_found", "forbidden")
 
 @blp.route("/applications/<client_id>")
 class ApplicationById(MethodView):
-    @blp.read(ApplicationSchema, *APPLICATION)
+    @blp.read(ApplicationSchema, *APPLICATION, example=examples.APPLICATION)
     def get(self, client_id):
         """Read an application's notification settings
 
@@ -33,8 +34,8 @@ class ApplicationById(MethodView):
 
     @blp.auth("token")
     @blp.errors(*APPLICATION)
-    @blp.arguments(ApplicationUpdateSchema)
-    @blp.response(200, ApplicationSchema)
+    @blp.arguments(ApplicationUpdateSchema, example=examples.APPLICATION_UPDATE)
+    @blp.response(200, ApplicationSchema, example=examples.APPLICATION)
     def put(self, changes, client_id):
         """Set where and what an application is notified of
 
@@ -48,7 +49,7 @@ class ApplicationById(MethodView):
 
 @blp.route("/missed_feeds")
 class MissedFeeds(MethodView):
-    @blp.read(MissedFeedsSchema, *APPLICATION)
+    @blp.read(MissedFeedsSchema, *APPLICATION, example=examples.MISSED_FEEDS)
     @blp.arguments(MissedFeedsQuerySchema, location="query")
     def get(self, query):
         """List the notifications no attempt delivered
@@ -66,7 +67,7 @@ class UserChanges(MethodView):
     @blp.auth("token", owner=change_feed_guard)
     @blp.errors("forbidden")
     @blp.arguments(ChangesQuerySchema, location="query")
-    @blp.response(200, ChangesPageSchema)
+    @blp.response(200, ChangesPageSchema, example=examples.CHANGES)
     def get(self, query, user_id):
         """Page through every change to your items' compatibilities
 
