@@ -43,6 +43,7 @@ def app(request, database_url):
     with app.app_context(), connection():
         empty_schema(request, database_url)
     yield app
+    app.extensions["bulk_queue"].close()
     if hasattr(db.obj, "close_all"):
         db.obj.close_all()
     elif not db.is_closed():

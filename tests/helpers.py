@@ -42,8 +42,17 @@ def assert_error(response, status, error=None, message=None):
     return body
 
 
+_last_queue = []
+
+
 def make_app(database_url, **overrides):
-    return create_app({"DATABASE_URL": database_url, **overrides})
+    """An app on `database_url`. The bulk queue of the app made before it is closed, as `install`
+    closes the database it replaces: a queue on PostgreSQL holds a connection of its own."""
+    while _last_queue:
+        _last_queue.pop().close()
+    app = create_app({"DATABASE_URL": database_url, **overrides})
+    _last_queue.append(app.extensions["bulk_queue"])
+    return app
 
 
 def pg_admin():
