@@ -4,7 +4,7 @@ from flask.views import MethodView
 
 from app.http.ratelimit import compat_rate_limit
 from app.http.smorest import Blueprint, raw_json
-from app.services import auth, compat, history
+from app.services import compat, history
 from app.services.auth import item_seller_guard
 from schemas.compat import (
     CompatibilitiesCreateSchema,
@@ -70,13 +70,12 @@ class ItemCompatibilities(MethodView):
     @blp.etag
     @blp.arguments(CompatibilityListQuerySchema, location="query")
     @blp.response(200, CompatibilityListSchema, examples=examples.LIST_EXAMPLES)
-    def get(self, query, item_id):
+    def get(self, query, item):
         """List the compatibilities of an item
 
         Endpoint 12 and H2: every entry unless `limit` or `offset` is given (then `paging`); a universal item answers
         `products: []`, `universal.domain_ids`. `ETag` (read first) is writes' `If-Match`; `If-None-Match` gets 304.
         """
-        item = auth.require_item(item_id)
         blp.set_etag(history.list_etag(item, g.caller_id))
         return raw_json(compat.list_compatibilities(
             item, g.caller_id, query["extended"], query.get("limit"), query.get("offset"),
@@ -88,13 +87,13 @@ class ItemCompatibilities(MethodView):
     @blp.item_compatibility_write
     @blp.arguments(CompatibilitiesCreateSchema, examples=examples.CREATE_REQUEST_EXAMPLES)
     @blp.response(200, CreatedCountSchema, examples=examples.CREATE_EXAMPLES)
-    def post(self, body, item_id):
+    def post(self, body, item):
         """Add compatibilities, set the item universal, or copy another item's
 
         Endpoints 8 and 9. Something must be added, and universal excludes products
         (`invalid_arguments`); a note is at most 500 characters.
         """
-        return compat.add_compatibilities(item_id, body, g.caller_id, limits())
+        return compat.add_compatibilities(item, body, g.caller_id, limits())
 
     @blp.auth("token", **WRITE_AUTH)
     @compat_rate_limit
@@ -102,7 +101,7 @@ class ItemCompatibilities(MethodView):
     @blp.item_compatibility_write
     @blp.arguments(CompatibilitiesPutSchema, example=examples.PUT_REQUEST)
     @blp.response(200, CompatibilitiesPutEchoSchema, example=examples.PUT_ECHO)
-    def put(self, body, item_id):
+    def put(self, body, item):
         """Create, update and delete compatibilities in one transaction
 
         Endpoint 10. Deletes first, then creates (and copies `create.item_to_copy`, only the vehicles
@@ -110,7 +109,7 @@ class ItemCompatibilities(MethodView):
         sections with `universal` and restriction codes. Updating or deleting a product the item is
         not compatible with is not found.
         """
-        return compat.change_compatibilities(item_id, body, g.caller_id, limits())
+        return compat.change_compatibilities(item, body, g.caller_id, limits())
 
     @blp.auth("token", **WRITE_AUTH)
     @compat_rate_limit
@@ -119,37 +118,37 @@ class ItemCompatibilities(MethodView):
     @blp.item_compatibility_write
     @blp.arguments(CompatibilitiesDeleteSchema, required=False, example=examples.DELETE_FAMILIES_REQUEST)
     @blp.response(200, DeletedSchema, example=examples.DELETED)
-    def delete(self, body, item_id):
+    def delete(self, body, item):
         """Delete all compatibilities, or those of some product families
 
         Endpoints 17 (no body: every compatibility the seller made, universal included) and 18
         (`products_families`). Catalog (CATALOGO) compatibilities are kept.
         """
         if body.get("products_families"):
-            return compat.delete_by_families(item_id, body["products_families"], limits())
-        return compat.delete_all(item_id)
+            return compat.delete_by_families(item, body["products_families"], limits())
+        return compat.delete_all(item)
 
 
 @blp.route("/items/<item_id>/compatibilities/extended/check")
 class ItemCompatibilitiesExtendedCheck(MethodView):
     @blp.read(ExtendedCheckSchema, *ITEM, example=examples.EXTENDED_CHECK)
-    def get(self, item_id):
+    def get(self, item):
         """Whether the item's category accepts notes and restrictions
 
         Endpoint 14.
         """
-        return compat.extended_check(item_id)
+        return compat.extended_check(item)
 
 
 @blp.route("/items/<item_id>/compatibilities/exception")
 class ItemCompatibilityException(MethodView):
     @blp.read(CompatibilityExceptionSchema, *ITEM, example=examples.EXCEPTION)
-    def get(self, item_id):
+    def get(self, item):
         """Whether the item has a compatibility exception
 
         Endpoint 20: true only while the item has no compatibility.
         """
-        return compat.get_exception(item_id)
+        return compat.get_exception(item)
 
     @blp.auth("token", **WRITE_AUTH)
     @compat_rate_limit
@@ -158,49 +157,49 @@ class ItemCompatibilityException(MethodView):
     @blp.item_compatibility_write
     @blp.arguments(ExceptionCreateSchema, example=examples.EXCEPTION_REQUEST)
     @blp.response(200, CompatibilityExceptionSchema, example=examples.EXCEPTION_REPORTED)
-    def post(self, body, item_id):
+    def post(self, body, item):
         """Report that the item's vehicle is missing from the catalog
 
         Endpoint 19. The comment is required, at most 255 characters.
         """
-        return compat.report_exception(item_id, body["comment"])
+        return compat.report_exception(item, body["comment"])
 
 
 @blp.route("/items/<item_id>/compatibilities/<compatibility_id>")
 class ItemCompatibilityById(MethodView):
     @blp.read(CompatibilityDetailSchema, *ITEM, "compatibility_not_found", example=examples.DETAIL)
-    def get(self, item_id, compatibility_id):
+    def get(self, item, compatibility_id):
         """Read one compatibility
 
         Endpoint 13; `note_status` only for the item's seller.
         """
-        return compat.get_compatibility(item_id, compatibility_id, g.caller_id,
-                                              current_app.config["REPUTATION_RED_CLAIMS"])
+        return compat.get_compatibility(item, compatibility_id, g.caller_id,
+                                        current_app.config["REPUTATION_RED_CLAIMS"])
 
     @blp.auth("token", **WRITE_AUTH)
     @compat_rate_limit
     @blp.errors(*ITEM_WRITE, "compatibility_not_found", "catalog_compatibility_not_deletable")
     @blp.item_compatibility_write
     @blp.response(200, DeletedSchema, example=examples.DELETED_ONE)
-    def delete(self, item_id, compatibility_id):
+    def delete(self, item, compatibility_id):
         """Delete one compatibility
 
         Endpoint 16; the universal setting is deleted by its id too. Catalog (CATALOGO)
         compatibilities cannot be deleted.
         """
-        return compat.delete_one(item_id, compatibility_id)
+        return compat.delete_one(item, compatibility_id)
 
 
 @blp.route("/items/<item_id>/compatibilities/<compatibility_id>/note")
 class ItemCompatibilityNote(MethodView):
     @blp.read(NoteSchema, *ITEM, "compatibility_not_found", example=examples.NOTE)
-    def get(self, item_id, compatibility_id):
+    def get(self, item, compatibility_id):
         """Read the note of one compatibility
 
         Endpoint 15: "" when there is none, or while it is in moderation for a caller who is not the
         seller.
         """
-        return compat.get_note(item_id, compatibility_id, g.caller_id)
+        return compat.get_note(item, compatibility_id, g.caller_id)
 
 
 @blp.route("/items/compatibilities_summary")

@@ -16,7 +16,7 @@ class ItemCompatibilitiesHistory(MethodView):
     @blp.errors("invalid_item_id", "item_not_found", "forbidden")
     @blp.arguments(HistoryQuerySchema, location="query")
     @blp.response(200, HistoryPageSchema, example=examples.HISTORY_PAGE)
-    def get(self, query, item_id):
+    def get(self, query, item):
         """Read the change history of an item's compatibilities
 
         H1. One record per compatibility created, updated or deleted, by the API (`actor.kind` API,
@@ -27,4 +27,4 @@ class ItemCompatibilitiesHistory(MethodView):
         """
         # Dumped by the schema module's fast path (compared with the schema by test_history_wire.py).
         return raw_json(dump_history_page(
-            history.list_history(item_id, query["limit"], query["offset"], query.get("since"))))
+            history.list_history(item, query["limit"], query["offset"], query.get("since"))))

@@ -3,7 +3,7 @@ from flask import g
 from flask.views import MethodView
 
 from app.http.smorest import Blueprint
-from app.services import items
+from app.services import auth, items
 from app.services.auth.ownership import seller_items_guard
 from schemas.examples import items as examples
 from schemas.items import (
@@ -17,15 +17,15 @@ blp = Blueprint("items", __name__, description="Items and seller item searches (
 
 @blp.route("/items/<item_id>")
 class ItemById(MethodView):
-    @blp.read(ItemSchema, "item_not_found", example=examples.ITEM)
-    def get(self, item_id):
+    @blp.read(ItemSchema, "item_not_found", item=auth.known_item, example=examples.ITEM)
+    def get(self, item):
         """Read an item
 
         Endpoint 3. Any valid token. `tags` carries `incomplete_compatibilities` and
         `pending_compatibilities`; `attributes` carries `HAS_COMPATIBILITIES` exactly when the
         item has at least one compatibility (the universal setting counts).
         """
-        return items.get_item(item_id)
+        return items.get_item(item)
 
 
 @blp.route("/users/<int:seller_id>/items/search")

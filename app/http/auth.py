@@ -1,6 +1,5 @@
 """The Bearer guard that each endpoint declares: public, token, or token plus ownership."""
 import functools
-from contextlib import nullcontext
 from urllib.parse import parse_qsl, unquote
 
 from flask import current_app, g, request
@@ -8,7 +7,7 @@ from flask import current_app, g, request
 from app.errors import ApiError
 from app.http.current import current_request
 from app.json_input import JsonInputError, loads
-from app.services.auth.ownership import item_read_with_token
+from app.services.auth.ownership import checked_item
 from app.services.auth.tokens import resolve_token_owner, resolve_token_owner_and_item
 
 
@@ -50,22 +49,24 @@ def authenticate(invalid_status, message=None, item_id=None):
     return owner[0] if item_id is None else (owner[0], item)
 
 
-def guard(view, *, invalid_status=401, owner=None, message=None):
-    """Wraps a view: authenticate, then let `owner(view_kwargs, caller_id)` check permission."""
+def guard(view, *, invalid_status=401, owner=None, message=None, item=checked_item):
+    """Wraps a view: authenticate, then let `owner(view_kwargs, caller_id)` check permission.
+
+    A route with an item in its path reads the item with the token (one round trip, not two) and
+    hands the view its row as `item`, in place of `item_id`, as `arguments` hands it what it parsed:
+    `item(item_id, row)` answers the row or raises (400 for a malformed id, 404 for no such item)."""
 
     @functools.wraps(view)
     def wrapper(*args, **kwargs):
-        item_id = kwargs.get("item_id")
-        if isinstance(item_id, str):
-            # A route with an item in its path reads it with the token: one round trip, not two.
-            g.caller_id, item = authenticate(invalid_status, message, item_id)
-            scope = item_read_with_token(item_id, item)
+        if "item_id" in kwargs:
+            item_id = kwargs.pop("item_id")
+            g.caller_id, row = authenticate(invalid_status, message, item_id)
+            kwargs["item"] = item(item_id, row)
         else:
-            g.caller_id, scope = authenticate(invalid_status, message), nullcontext()
-        with scope:
-            if owner is not None:
-                owner(kwargs, g.caller_id)
-            return view(*args, **kwargs)
+            g.caller_id = authenticate(invalid_status, message)
+        if owner is not None:
+            owner(kwargs, g.caller_id)
+        return view(*args, **kwargs)
 
     return wrapper
 

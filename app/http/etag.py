@@ -72,7 +72,7 @@ class ItemStateEtagMixin:
                 record=current_app.config["HISTORY_ENABLED"])
             with history.change_scope(scope):
                 response = view(*args, **kwargs)
-                etag_data = history.write_etag(kwargs["item_id"])
+                etag_data = history.write_etag(kwargs["item"].id)
             if etag_data is not None:
                 self.set_etag(etag_data)
             return response

@@ -27,6 +27,7 @@ def test_fast_page_equals_the_schema_for_records_of_every_kind(client, run_db, l
     import json
 
     from app.services import history
+    from app.services.auth import require_item
     from schemas.history import HistoryPageSchema, dump_history_page
     from tests.compat.compat_data import FRONT, SELLER_H, full_bundle, position, product, url
 
@@ -37,10 +38,14 @@ def test_fast_page_equals_the_schema_for_records_of_every_kind(client, run_db, l
                headers=SELLER_H)
     client.delete(url(), headers=SELLER_H)
     client.post(url("MLA102"), json={"universal": True}, headers=SELLER_H)
+
+    def first_page(item_id):
+        return history.list_history(require_item(item_id), 50, 0)
+
     for item_id in ("MLA100", "MLA102"):
-        page = run_db(history.list_history, item_id, 50, 0)
+        page = run_db(first_page, item_id)
         assert page.items
         fast, slow = dump_history_page(page), HistoryPageSchema().dump(page)
         assert json.dumps(fast) == json.dumps(slow)
     assert client.get(url("MLA100", "/history"), headers=SELLER_H).get_json() == dump_history_page(
-        run_db(history.list_history, "MLA100", 50, 0))
+        run_db(first_page, "MLA100"))

@@ -1,8 +1,8 @@
 """What a view can raise, found statically over app/ (tests/http/test_error_declarations.py).
 
-From the view's body and its auth guard's owner check, every function it names (called or passed
-along) is followed through the imports, and every `ApiError(code, ...)` built on the way is
-collected, with the status `CODES` gives its code (or its `status=` where a rule overrides it), also
+From the view's body and its auth guard's item and owner checks, every function it names (called
+or passed along) is followed through the imports, and every `ApiError(code, ...)` built on the way
+is collected, with the status `CODES` gives its code (or its `status=` where a rule overrides it), also
 when the code or status reach it as arguments of a helper (`require(Model, key, code, ...)`,
 `authenticate(invalid_status, ...)`). A method counts as run when
 its class is named on the way and its name is used as an attribute; a rate-limit decorator answers
@@ -271,6 +271,10 @@ def raisable(view):
     owner = getattr(view, "auth_owner", None)
     if owner is not None:
         roots.append(function_node(owner))
+    # A view of a route with an item in its path takes the item's row as `item`, which the guard
+    # checked with its `auth_item` (app/http/auth.py).
+    if getattr(view, "auth_item", None) is not None and "item" in parameters(node)[0]:
+        roots.append(function_node(view.auth_item))
     found, unknown = {}, []
     for raised in reach(roots):
         if raised.code.kind == "literal" and raised.status.kind in ("literal", "coded"):

@@ -1,44 +1,20 @@
 """Who may write an item: the item must exist and the caller must be its seller; and who may read
 what belongs to the user in the path: that user alone.
 
-`require_item_seller(item_id, user_id) -> Item` is shared by every area that writes items;
-`item_seller_guard` adapts it to the route guard (`@blp.auth(..., owner=item_seller_guard)`).
-`require_caller_is_user` serves every route under /users/<id>/, each guard with its own message.
+A route with an item in its path hands its view the item's row, which the route guard read with
+the token and passed through `checked_item` (app/http/auth.py); `require_item_seller(item, user_id)`
+is shared by every area that writes items, and `item_seller_guard` adapts it to the route guard
+(`@blp.auth(..., owner=item_seller_guard)`). `require_item` reads an item named elsewhere (a body,
+a public route). `require_caller_is_user` serves every route under /users/<id>/, each guard with
+its own message.
 """
 import re
-from contextlib import contextmanager
-from contextvars import ContextVar
 
-from app.db import db
 from app.errors import ApiError
 from app.services.auth import queries
 from schemas.vocabulary import ITEM_ID_PATTERN
 
 ITEM_ID = re.compile(ITEM_ID_PATTERN)
-NOT_READ = object()
-_read_with_token = ContextVar("item_read_with_token", default=None)
-
-
-@contextmanager
-def item_read_with_token(item_id, item):
-    """Within it, the reads of item `item_id` answer `item` (its row, or None for no such item),
-    which the route guard read in the token check's statement (tokens.resolve_token_owner_and_item):
-    one round trip instead of two. It spans one request's view, so no other request sees the row."""
-    reset = _read_with_token.set((item_id, item))
-    try:
-        yield
-    finally:
-        _read_with_token.reset(reset)
-
-
-def token_read_item(item_id):
-    """The row of `item_id` the token check read (None when there is no such item), or NOT_READ
-    when it read none, or another item. A write transaction reads the item afresh: its rules
-    see the state they lock, not the one before the transaction."""
-    read = _read_with_token.get()
-    if read is None or read[0] != item_id or db.obj.in_transaction():
-        return NOT_READ
-    return read[1]
 
 
 def require_item_id(item_id):
@@ -52,35 +28,42 @@ def item_not_found(item_id):
     return ApiError("item_not_found", f"Item {item_id} does not exist")
 
 
-def require_item(item_id):
-    """The item, or 400 for a malformed id and 404 for an unknown one."""
-    require_item_id(item_id)
-    item = token_read_item(item_id)
-    if item is NOT_READ:
-        item = queries.item_row(item_id)
+def known_item(item_id, item):
+    """`item`, the row read for `item_id`; 404 when there is none (a malformed id included)."""
     if item is None:
         raise item_not_found(item_id)
     return item
 
 
-def require_item_seller(item_id, user_id, may="change it"):
-    """The item when `user_id` is its seller; 403 `forbidden` otherwise, saying what only the seller
-    `may` do."""
-    item = require_item(item_id)
+def checked_item(item_id, item):
+    """`item`, the row read for `item_id`; 400 for a malformed id, 404 when there is none."""
+    require_item_id(item_id)
+    return known_item(item_id, item)
+
+
+def require_item(item_id):
+    """The item, read; 400 for a malformed id and 404 for an unknown one."""
+    require_item_id(item_id)
+    return known_item(item_id, queries.item_row(item_id))
+
+
+def require_item_seller(item, user_id, may="change it"):
+    """`item` (its row) when `user_id` is its seller; 403 `forbidden` otherwise, saying what only
+    the seller `may` do."""
     if item.seller_id != user_id:
-        raise ApiError("forbidden", f"Item {item_id} belongs to another seller: "
+        raise ApiError("forbidden", f"Item {item.id} belongs to another seller: "
                        f"only its seller may {may}")
     return item
 
 
 def item_seller_guard(view_kwargs, caller_id):
-    """The route guard's owner check for views with an `item_id` path parameter."""
-    require_item_seller(view_kwargs["item_id"], caller_id)
+    """The route guard's owner check for views with an item in their path (the `item` it hands them)."""
+    require_item_seller(view_kwargs["item"], caller_id)
 
 
 def item_history_reader_guard(view_kwargs, caller_id):
     """The owner check of the one read only the seller may make: its change history (H1)."""
-    require_item_seller(view_kwargs["item_id"], caller_id, may="read its compatibilities' change history")
+    require_item_seller(view_kwargs["item"], caller_id, may="read its compatibilities' change history")
 
 
 # What only the path's user may do, and whose (the refusal names them).

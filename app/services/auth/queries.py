@@ -30,8 +30,8 @@ TokenRow = namedtuple("TokenRow", "user_id application_id expires_at revoked")
 
 def access_token_and_item_rows(token_hash, item_id):
     """(token, item) in one statement, for a route with an item in its path: the token's row as
-    access_token_row() reads it, and the item's (every column and its site's `language`, as
-    items.queries.item_with_language() reads it) or None. (None, None) for an unknown hash."""
+    access_token_row() reads it, and the item's (every column and its site's `language`, which
+    endpoint 3 answers in) or None. (None, None) for an unknown hash."""
     row = next(iter(prepared_instances(Item, "access_token_and_item", lambda: AccessToken.select(
         *(field.alias(name) for name, field in TOKEN_COLUMNS), Item, Site.language)
         .join(Item, JOIN.LEFT_OUTER, on=(Item.id == param("item")))

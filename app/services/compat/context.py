@@ -27,7 +27,9 @@ class Limits:
 
 def lock_item(item_id):
     """The item row, locked until the transaction ends, so concurrent writers of one item
-    run one after the other and each sees the other's result."""
+    run one after the other and each sees the other's result. It is read afresh under the lock,
+    not taken from the row the route guard read before the transaction: a write's rules and its
+    If-Match check see the state they lock."""
     rows = lock_rows(Item.select().where(Item.id == item_id))
     if not rows:
         raise ApiError("item_not_found", f"Item {item_id} does not exist")

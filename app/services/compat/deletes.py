@@ -84,8 +84,9 @@ def apply_delete(item_id, deletion):
         Compatibility.delete().where(Compatibility.id.in_(chunk)).execute()
 
 
-def delete_one(item_id, compatibility_id):
-    """Endpoint 16."""
+def delete_one(item, compatibility_id):
+    """Endpoint 16, of `item` (its row)."""
+    item_id = item.id
     with write_transaction():
         lock_item(item_id)
         row = Compatibility.get_or_none(Compatibility.id == compatibility_id, Compatibility.item == item_id)
@@ -100,8 +101,9 @@ def delete_one(item_id, compatibility_id):
     return Deletion(ids=[compatibility_id])
 
 
-def delete_all(item_id):
-    """Endpoint 17: every compatibility the seller made, the universal setting included."""
+def delete_all(item):
+    """Endpoint 17: every compatibility the seller made on `item` (its row), the universal setting included."""
+    item_id = item.id
     with write_transaction():
         lock_item(item_id)
         ids = [cid for (cid,) in Compatibility.select(Compatibility.id).where(
@@ -112,13 +114,13 @@ def delete_all(item_id):
     return deletion
 
 
-def delete_by_families(item_id, families, limits):
-    """Endpoint 18."""
+def delete_by_families(item, families, limits):
+    """Endpoint 18, of `item` (its row)."""
     with write_transaction():
-        ctx = ItemContext(lock_item(item_id))
+        ctx = ItemContext(lock_item(item.id))
         check_families_limit(len(families), limits)
         deletion = Deletion()
         _plan_families(ctx, families, limits, deletion, "")
-        apply_delete(item_id, deletion)
-        refresh_items([item_id])
+        apply_delete(item.id, deletion)
+        refresh_items([item.id])
     return deletion

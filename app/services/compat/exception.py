@@ -3,16 +3,16 @@
 from app.db import write_transaction
 from app.errors import ApiError
 from app.models import Compatibility, CompatibilityException
-from app.services.auth.ownership import require_item
 from app.services.compat.context import LOADABLE_TYPE, load_rules, lock_item
 from app.services.compat.item_state import refresh_items
 
 
-def report_exception(item_id, comment):
-    """Endpoint 19: only for an active item of a category with compatibilities, that has none
-    and no exception yet."""
+def report_exception(item, comment):
+    """Endpoint 19 (`item` is the item's row): only for an active item of a category with
+    compatibilities, that has none and no exception yet."""
+    item_id = item.id
     with write_transaction():
-        item = lock_item(item_id)
+        item = lock_item(item_id)  # the item as it is under the lock, which the rules must see
         if item.status != "active":
             raise ApiError("item_not_active",
                            f"Item {item_id} is {item.status}: only active items can report an exception")
@@ -30,9 +30,8 @@ def report_exception(item_id, comment):
     return {"item_id": item_id, "has_exception": True, "comment": comment}
 
 
-def get_exception(item_id):
-    """Endpoint 20 (rule 2): true only while the item has no compatibility."""
-    require_item(item_id)
-    reported = CompatibilityException.select().where(CompatibilityException.item == item_id).exists()
-    compatible = Compatibility.select().where(Compatibility.item == item_id).exists()
+def get_exception(item):
+    """Endpoint 20 (rule 2; `item` is the item's row): true only while the item has no compatibility."""
+    reported = CompatibilityException.select().where(CompatibilityException.item == item.id).exists()
+    compatible = Compatibility.select().where(Compatibility.item == item.id).exists()
     return {"has_exception": reported and not compatible}

@@ -4,7 +4,6 @@ from dataclasses import dataclass
 
 from app.errors import ApiError
 from app.models import CategoryRule, CompatibilityRule
-from app.services.auth.ownership import require_item
 from app.services.compat import queries
 from app.services.compat.context import LOADABLE_TYPE, load_rules, loadable_domain_ids
 from schemas.vocabulary import CATALOGO, PAGE_LIMIT_DEFAULT, VISIBLE_NOTE_STATUSES
@@ -69,7 +68,7 @@ def _entry(row, is_seller, claims, red_claims, extended=True):
 
 
 def list_compatibilities(item, caller_id, extended, limit, offset, red_claims):
-    """Endpoint 12: every compatibility of `item` (its row, read once by the view for the ETag
+    """Endpoint 12: every compatibility of `item` (its row, which the view's ETag is taken from
     too), or a page of them when limit or offset is given.
 
     The one service that answers the wire body itself: CompatibilityListSchema's dump, key
@@ -113,12 +112,11 @@ def _compatibility(item_id, compatibility_id):
     return row
 
 
-def get_compatibility(item_id, compatibility_id, caller_id, red_claims):
-    """Endpoint 13; note_status only for the item's seller."""
-    item = require_item(item_id)
-    row = _compatibility(item_id, compatibility_id)
+def get_compatibility(item, compatibility_id, caller_id, red_claims):
+    """Endpoint 13 (`item` is the item's row); note_status only for the item's seller."""
+    row = _compatibility(item.id, compatibility_id)
     is_seller = item.seller_id == caller_id
-    claims = queries.claims_by_product(item_id) if row["vehicle_id"] else {}
+    claims = queries.claims_by_product(item.id) if row["vehicle_id"] else {}
     entry = _entry(row, is_seller, claims, red_claims)
     if row["universal"]:
         entry["universal"] = True
@@ -127,15 +125,14 @@ def get_compatibility(item_id, compatibility_id, caller_id, red_claims):
     return entry
 
 
-def get_note(item_id, compatibility_id, caller_id):
-    """Endpoint 15: "" when there is no note, or it is still in moderation for another caller."""
-    item = require_item(item_id)
-    return VisibleNote(_note(_compatibility(item_id, compatibility_id), item.seller_id == caller_id))
+def get_note(item, compatibility_id, caller_id):
+    """Endpoint 15 (`item` is the item's row): "" when there is no note, or it is still in
+    moderation for another caller."""
+    return VisibleNote(_note(_compatibility(item.id, compatibility_id), item.seller_id == caller_id))
 
 
-def extended_check(item_id):
-    """Endpoint 14: whether the item's category accepts notes and restrictions."""
-    item = require_item(item_id)
+def extended_check(item):
+    """Endpoint 14: whether the category of `item` (its row) accepts notes and restrictions."""
     settings = list(CategoryRule.select(CategoryRule.note_status, CategoryRule.restrictions_status)
                     .join(CompatibilityRule)
                     .where(CategoryRule.category == item.category_id,

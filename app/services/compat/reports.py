@@ -6,7 +6,7 @@ from peewee import Case, fn
 
 from app.errors import ApiError
 from app.models import Compatibility, CompatibilityRule, Item, Product, Site, Suggestion
-from app.services.auth.ownership import ITEM_ID, require_item_seller
+from app.services.auth.ownership import ITEM_ID, require_item, require_item_seller
 from app.services.compat import reputation
 from app.services.compat.families import require_domain
 
@@ -129,7 +129,7 @@ def compatibility_cards(caller_id, domain_id, item_id, filters, product_id=None)
     least one incompatibility claim, both within `domain_id` when that is a vehicle domain.
     `product_id` is only a hint; it must exist.
     """
-    item = require_item_seller(item_id, caller_id)
+    item = require_item_seller(require_item(item_id), caller_id)
     require_domain(domain_id)
     scoped = bool(_vehicle_scoped([item], domain_id))
     if product_id is not None and Product.get_or_none(Product.id == product_id) is None:

@@ -39,8 +39,9 @@ def _plan_create_section(ctx, section, limits, prefix, require_something):
     return entries, echo, False
 
 
-def add_compatibilities(item_id, body, caller_id, limits):
-    """Endpoint 8, or endpoint 9 when the body is {item_to_copy}."""
+def add_compatibilities(item, body, caller_id, limits):
+    """Endpoint 8, or endpoint 9 when the body is {item_to_copy}, to `item` (its row)."""
+    item_id = item.id
     with write_transaction():
         ctx = ItemContext(lock_item(item_id))
         if "item_to_copy" in body:
@@ -61,8 +62,9 @@ def add_compatibilities(item_id, body, caller_id, limits):
     return result
 
 
-def change_compatibilities(item_id, body, caller_id, limits):
-    """Endpoint 10: delete, then create (and copy), then update, all or nothing."""
+def change_compatibilities(item, body, caller_id, limits):
+    """Endpoint 10 on `item` (its row): delete, then create (and copy), then update, all or nothing."""
+    item_id = item.id
     create, update, delete = body.get("create"), body.get("update"), body.get("delete")
     with write_transaction():
         ctx = ItemContext(lock_item(item_id))

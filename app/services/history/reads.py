@@ -4,9 +4,8 @@ import json
 from dataclasses import dataclass
 
 from app.db import db, write_transaction
-from app.models import CompatibilityChange, Item
+from app.models import CompatibilityChange
 from app.models.base import utcnow
-from app.services.auth.ownership import NOT_READ, token_read_item
 from app.services.history.scope import Actor
 from app.services.history.state import recount
 from app.services.paging import Page
@@ -75,9 +74,10 @@ def to_record(row):
                         Actor(kind, user_id, client_id), rid, job_id)
 
 
-def list_history(item_id, limit, offset, since=None):
-    """A page of the item's change records, newest first; `since` (naive UTC) keeps later ones.
-    The item's existence and its seller are checked by the route's guard."""
+def list_history(item, limit, offset, since=None):
+    """A page of the change records of `item` (its row), newest first; `since` (naive UTC) keeps
+    later ones. The item's existence and its seller are checked by the route's guard."""
+    item_id = item.id
     # item_id as a range of one value, ordered by (item_id, id): only the (item_id, id) index gives
     # that order. With `=` PostgreSQL drops item_id from the ORDER BY and may walk the primary key
     # backwards, filtering every newer record of other items: slow for an item last changed
@@ -85,14 +85,9 @@ def list_history(item_id, limit, offset, since=None):
     where = (C.item_id >= item_id) & (C.item_id <= item_id)
     if since is not None:
         where &= C.date_created > since
-    # Without `since`, the count kept on the item: the same cost at 10 or 10,000 records; the item
-    # row the guard read with the token has it (no query of its own).
-    if since is not None:
-        total = C.select().where(where).count()
-    else:
-        item = token_read_item(item_id)
-        total = (Item.select(Item.history_count).where(Item.id == item_id).scalar() if item in (NOT_READ, None)
-                 else item.history_count) or 0
+    # Without `since`, the count kept on the item: the same cost at 10 or 10,000 records, and the
+    # item's row has it (no query of its own).
+    total = C.select().where(where).count() if since is not None else item.history_count or 0
     query = C.select(*COLUMNS).where(where).order_by(C.item_id.desc(), C.id.desc()).limit(limit).offset(offset)
     # The cursor's rows, not peewee's row processing (its datetime parsing was most of a page).
     rows = db.execute_sql(*query.sql()).fetchall() if total > offset else ()

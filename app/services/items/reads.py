@@ -2,15 +2,8 @@
 from dataclasses import dataclass
 
 from app.models import Item
-from app.services.auth.ownership import (
-    NOT_READ,
-    SEARCH_OWN_ITEMS,
-    item_not_found,
-    require_caller_is_user,
-    token_read_item,
-)
+from app.services.auth.ownership import SEARCH_OWN_ITEMS, require_caller_is_user
 from app.services.compat.item_state import item_tags
-from app.services.items import queries
 from app.services.paging import Page, page_of
 from schemas.vocabulary import PAGE_LIMIT_DEFAULT
 
@@ -35,14 +28,10 @@ def _attributes(item, language):
     return attributes
 
 
-def get_item(item_id):
-    """Endpoint 3: the item row, with its derived `tags` and `shown_attributes` attached (ItemSchema
-    dumps those in place of the stored tag columns and attributes)."""
-    item = token_read_item(item_id)
-    if item is NOT_READ:
-        item = queries.item_with_language(item_id)
-    if item is None:
-        raise item_not_found(item_id)
+def get_item(item):
+    """Endpoint 3: `item`, the item row with its site's `language`, with its derived `tags` and
+    `shown_attributes` attached (ItemSchema dumps those in place of the stored tag columns and
+    attributes)."""
     item.tags = item_tags(item)
     item.shown_attributes = _attributes(item, item.language)
     return item
