@@ -17,6 +17,7 @@ blp = Blueprint("items", __name__, description="Items and seller item searches (
 
 @blp.route("/items/<item_id>")
 class ItemById(MethodView):
+    # known_item: a malformed id is an unknown item here (404), not the 400 of the compatibility routes.
     @blp.read(ItemSchema, "item_not_found", item=auth.known_item, example=examples.ITEM)
     def get(self, item):
         """Read an item
