@@ -9,7 +9,7 @@ from app.db import db
 from app.errors import ApiError
 from app.models import AttributeScope, Compatibility, ProductAttribute
 from app.services import compat, history
-from app.services.auth import require_item_seller
+from app.services.auth import require_item, require_item_seller
 from app.services.catalog.text_normalize import value_key
 from app.services.compat.context import ItemContext, load_rules, loadable_domain_ids, lock_item
 from app.services.compat.plans import family_products, resolve_products
@@ -52,7 +52,7 @@ def apply_item(job, item_id, rows, limits, terms=None):
     with history.change_scope(scope):
         try:
             with db.atomic():
-                item = require_item_seller(item_id, job.seller_id)
+                item = require_item_seller(require_item(item_id), job.seller_id)
                 for row in rows:
                     before = dict(scope.counts)
                     _apply_row(item, json.loads(row.body), job.seller_id, limits, {} if terms is None else terms)
@@ -74,12 +74,12 @@ def _apply_row(item, row, seller_id, limits, terms):
             or any("position" in p for p in row.get("products", ())):
         _resolve_csv(item, row, terms)
     if row["action"] == ADD:
-        compat.add_compatibilities(item_id, _create_section(row), seller_id, limits)
+        compat.add_compatibilities(item, _create_section(row), seller_id, limits)
     elif row["action"] == DELETE:
         section = {k: row[k] for k in ("products", "products_families", "universal") if k in row}
-        compat.change_compatibilities(item_id, {"delete": section}, seller_id, limits)
+        compat.change_compatibilities(item, {"delete": section}, seller_id, limits)
     else:
-        compat.change_compatibilities(item_id, _replacement(item_id, row, limits), seller_id, limits)
+        compat.change_compatibilities(item, _replacement(item_id, row, limits), seller_id, limits)
 
 
 def _create_section(row):
