@@ -7,7 +7,6 @@ import re
 from copy import deepcopy
 
 import flask_smorest
-from apispec import BasePlugin
 from flask import current_app
 from flask_smorest.etag import ETAG_HEADER, IF_NONE_MATCH_HEADER
 from flask_smorest.utils import prepare_response
@@ -29,7 +28,10 @@ class ArgumentsParser(LenientBodyParser):
     DEFAULT_VALIDATION_STATUS = 400
 
 
-GLOBAL_PARAMETERS = {
+# The shared hooks' query parameters, documented once: as components any operation may use, and in the
+# document's description. Declared on every operation (with a second `text/javascript` answer), they made
+# generators type each body as `T | string` and importers send them with placeholder values.
+CONVENTION_PARAMETERS = {
     "callback": {
         "in": "query", "name": "callback", "required": False,
         "description": "JSONP: answer 200 `text/javascript` `/**/callback([status, {header: [values]}, body]);` "
@@ -43,22 +45,19 @@ GLOBAL_PARAMETERS = {
         "schema": {"type": "string"},
     },
 }
-JSONP_CONTENT = {"text/javascript": {"schema": {"type": "string"}}}
+CONVENTIONS_DESCRIPTION = """
 
+## Conventions every operation accepts
 
-class ConventionsPlugin(BasePlugin):
-    """Documents on every operation what the shared hooks do to it: the `callback` and `attributes`
-    query parameters, and the 200 `text/javascript` answer JSONP turns every response into."""
+They are not repeated in each operation, so that generated clients keep one JSON type per answer.
 
-    def operation_helper(self, path=None, operations=None, **kwargs):
-        for operation in (operations or {}).values():
-            parameters = operation.setdefault("parameters", [])
-            parameters += list(GLOBAL_PARAMETERS)  # apispec turns a name into a $ref to the component
-            responses = operation.setdefault("responses", {})
-            # Views declare statuses as ints; the key must stay the one the view used.
-            key = next((status for status in responses if str(status) == "200"), "200")
-            ok = responses.setdefault(key, {"description": "JSONP answer (with `callback`)"})
-            ok.setdefault("content", {}).update(JSONP_CONTENT)
+- `callback` (query, components/parameters/callback): JSONP. The answer is always 200
+  `text/javascript; charset=utf-8`, `/**/callback([status, {header: [values]}, body]);`, with the real
+  status, headers and JSON body inside, errors included. An invalid name answers a plain 400
+  `invalid_callback`.
+- `attributes` (query, components/parameters/attributes): comma-separated top-level fields to keep in a
+  successful body (in each element when the body is an array). Error bodies are never reduced.
+"""
 
 
 def error_example(status, codes=()):
@@ -129,9 +128,10 @@ class Api(flask_smorest.Api):
 
     def init_app(self, app, *, spec_kwargs=None):
         spec_kwargs = {**(spec_kwargs or {})}
-        spec_kwargs["extra_plugins"] = [*spec_kwargs.get("extra_plugins", ()), ConventionsPlugin()]
+        info = spec_kwargs.setdefault("info", {})
+        info["description"] = info.get("description", "") + CONVENTIONS_DESCRIPTION
         super().init_app(app, spec_kwargs=spec_kwargs)
-        for name, parameter in GLOBAL_PARAMETERS.items():
+        for name, parameter in CONVENTION_PARAMETERS.items():
             self.spec.components.parameter(name, parameter["in"], parameter)
         self.spec.components.security_scheme(
             "bearerAuth", {"type": "http", "scheme": "bearer",

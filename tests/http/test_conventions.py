@@ -256,6 +256,19 @@ def test_openapi_documents_the_error_object_and_bearer_auth(client):
     assert "422" not in json.dumps(spec["paths"])
 
 
+def test_openapi_documents_jsonp_and_attributes_once(client):
+    """Declared on every operation, `callback` and a `text/javascript` 200 made generators type each body
+    as `T | string`: the document states the conventions once, in its description and its components."""
+    spec = client.get("/openapi.json").get_json()
+    assert "text/javascript" not in json.dumps(spec["paths"])
+    paths = json.dumps(spec["paths"])
+    assert "parameters/callback" not in paths and "parameters/attributes" not in paths
+    parameters = spec["components"]["parameters"]
+    assert parameters["callback"]["in"] == "query" and parameters["attributes"]["in"] == "query"
+    description = spec["info"]["description"]
+    assert "`callback`" in description and "text/javascript" in description and "`attributes`" in description
+
+
 def test_docs_page_is_served(client):
     assert client.get("/docs").status_code == 200
 
