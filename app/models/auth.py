@@ -31,27 +31,27 @@ class Application(BaseModel):
     signing_secret = CharField(max_length=100, null=True)
 
 
-class AccessToken(BaseModel):
-    """An access token, stored as the SHA-256 of its text; expires_at null never expires."""
-    token_hash = CharField(primary_key=True, max_length=64)
-    user = ForeignKeyField(User, on_delete="CASCADE", index=True)
-    application = ForeignKeyField(Application, null=True, on_delete="CASCADE")
-    scope = CharField(max_length=200, default="read write")
-    created_at = DateTimeField(default=utcnow)
-    expires_at = DateTimeField(null=True)
-    revoked = BooleanField(default=False)
-
-
-class RefreshToken(BaseModel):
-    """Single use: `used_at` is set when it is exchanged, and a used token is dead."""
+class IssuedToken(BaseModel):
+    """What access and refresh tokens share: stored as the SHA-256 of their text, never the text.
+    Not a table itself (app.models.ALL_MODELS lists the two)."""
     token_hash = CharField(primary_key=True, max_length=64)
     user = ForeignKeyField(User, on_delete="CASCADE")
     application = ForeignKeyField(Application, on_delete="CASCADE")
     scope = CharField(max_length=200, default="read write")
     created_at = DateTimeField(default=utcnow)
+    revoked = BooleanField(default=False)
+
+
+class AccessToken(IssuedToken):
+    """expires_at null never expires; a token registered by a bundle (its fixed test tokens) has no application."""
+    application = ForeignKeyField(Application, null=True, on_delete="CASCADE")
+    expires_at = DateTimeField(null=True)
+
+
+class RefreshToken(IssuedToken):
+    """Single use: `used_at` is set when it is exchanged, and a used token is dead."""
     expires_at = DateTimeField()
     used_at = DateTimeField(null=True)
-    revoked = BooleanField(default=False)
 
 
 class AuthorizationCode(BaseModel):
