@@ -1,0 +1,45 @@
+"""The benchmark's size report (tests/benchmarks/size.py) and its growth verdicts (run.py --scale), on a
+catalog small enough for a test: the report counts what is stored, splits it into the compatibility
+table, its indexes and the change records, and says how full each index's leaves are."""
+from app.db import connection, is_postgres
+from app.models import Compatibility, CompatibilityChange
+from tests.benchmarks import run, size
+from tests.benchmarks.catalog import Catalog
+from tests.benchmarks.scenarios import Scenario
+
+
+def test_the_size_report_divides_the_compatibility_and_history_bytes_by_the_compatibilities(app):
+    with app.app_context(), connection():
+        Catalog(2 * 220, 4, 3 * 200).build(log=lambda text: None)
+        report = size.measure()
+        assert report["compatibilities"] == Compatibility.select().count() >= 600
+        assert report["history_records"] == CompatibilityChange.select().count() >= 600
+        by_name = {name: (kind, table, bytes_) for name, kind, table, bytes_ in report["objects"]}
+        assert by_name["compatibility"][:2] == ("table", "compatibility")
+        assert by_name["compatibility_change"][:2] == ("table", "compatibility_change")
+        indexes = [name for name, (kind, table, _) in by_name.items() if kind == "index" and table == "compatibility"]
+        assert "compatibility_item_id_product_id" in indexes and len(indexes) >= 3
+        assert set(report["density"]) >= set(indexes)
+        assert all(0 < density <= 100 for density in report["density"].values())
+        per = size.per_compatibility(report)
+        assert min(per["table"], per["indexes"], per["history"]) > 0
+        assert per["total"] == per["table"] + per["indexes"] + per["history"]
+        table_bytes = by_name["compatibility"][2]
+        assert per["table"] == table_bytes / report["compatibilities"]
+        lines = []
+        size.print_report(report, lines.append, top=3)
+        assert f"= {per['total']:.0f} (target <= {size.TARGET_BYTES}) " in lines[1]
+        assert sum("B per compatibility" in line for line in lines) == 6
+        assert any("with the indexes of both tables rebuilt" in line for line in lines) == is_postgres()
+        assert ("dbstat" in report["method"]) != is_postgres()
+
+
+def test_each_row_grows_within_its_target_or_is_a_miss(capsys):
+    rows = [Scenario("GET /health", []), Scenario("flat", [], growth=2), Scenario("grows", [])]
+    small = [(s, {"p50_ms": 1.0}) for s in rows]
+    large = [(rows[0], {"p50_ms": 1.0}), (rows[1], {"p50_ms": 1.25}), (rows[2], {"p50_ms": 1.3})]
+    run.print_growth("x10", small, large, run.SCALE_GROWTH_TARGET, row_targets=False)
+    lines = capsys.readouterr().out.splitlines()
+    assert "target <= 1.25)" in lines[1]
+    assert lines[2].startswith("flat") and lines[2].endswith("x1.25  (<= 1.25) PASS")
+    assert lines[3].startswith("grows") and lines[3].endswith("x1.30  (<= 1.25) MISS")
