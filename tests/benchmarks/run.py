@@ -395,6 +395,9 @@ def print_growth(heading, small_results, results, default_target, row_targets=Tr
             continue  # left out of the first run by --only
         before = small[scenario.name]
         target = (row_targets and scenario.growth) or default_target
+        if not result["p50_ms"] or not before["p50_ms"]:  # the load generator got no answer in time
+            log(f"{scenario.name:58} {before['p50_ms']:8.2f} -> {result['p50_ms']:8.2f} ms  not measured  MISS")
+            continue
         ratio = result["p50_ms"] / before["p50_ms"]
         log(f"{scenario.name:58} {before['p50_ms']:8.2f} -> {result['p50_ms']:8.2f} ms  x{ratio:.2f}  "
             f"(<= {target:g}) {'PASS' if ratio <= target else 'MISS'}")

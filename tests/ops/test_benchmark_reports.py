@@ -35,11 +35,13 @@ def test_the_size_report_divides_the_compatibility_and_history_bytes_by_the_comp
 
 
 def test_each_row_grows_within_its_target_or_is_a_miss(capsys):
-    rows = [Scenario("GET /health", []), Scenario("flat", [], growth=2), Scenario("grows", [])]
+    rows = [Scenario("GET /health", []), Scenario("flat", [], growth=2), Scenario("grows", []), Scenario("lost", [])]
     small = [(s, {"p50_ms": 1.0}) for s in rows]
-    large = [(rows[0], {"p50_ms": 1.0}), (rows[1], {"p50_ms": 1.25}), (rows[2], {"p50_ms": 1.3})]
+    large = [(rows[0], {"p50_ms": 1.0}), (rows[1], {"p50_ms": 1.25}), (rows[2], {"p50_ms": 1.3}),
+             (rows[3], {"p50_ms": 0.0})]
     run.print_growth("x10", small, large, run.SCALE_GROWTH_TARGET, row_targets=False)
     lines = capsys.readouterr().out.splitlines()
     assert "target <= 1.25)" in lines[1]
     assert lines[2].startswith("flat") and lines[2].endswith("x1.25  (<= 1.25) PASS")
     assert lines[3].startswith("grows") and lines[3].endswith("x1.30  (<= 1.25) MISS")
+    assert lines[4].startswith("lost") and lines[4].endswith("not measured  MISS")
