@@ -32,6 +32,7 @@ from app.migrations import create_schema
 from app.models import Product
 from tests.benchmarks import loadgen, scenarios, size
 from tests.benchmarks.catalog import PER_ITEM, Catalog, product_id
+from tests.benchmarks.growth import print_growth
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RSS_TARGET_MB, GROWTH_TARGET, HISTORY_COST_TARGET, SCALE_GROWTH_TARGET = 80, 1.2, 1.2, 1.25
@@ -383,24 +384,6 @@ def scaled(args, folder, small, small_results, small_size, flask_rps=None):
                      small_results, results, SCALE_GROWTH_TARGET, row_targets=False)
     log(f"\nbytes per compatibility with its change records: {size.per_compatibility(small_size)['total']:.0f} at "
         f"x1, {size.per_compatibility(sized)['total']:.0f} at x{n} (target <= {size.TARGET_BYTES})")
-
-
-def print_growth(heading, small_results, results, default_target, row_targets=True):
-    """Each row's p50 against the smaller catalog's; `row_targets`: a row's own growth target wins."""
-    small = {s.name: r for s, r in small_results}
-    log(f"\ngrowth {heading} (p50 ratio, target <= {default_target}"
-        f"{' unless the row says' if row_targets else ''})")
-    for scenario, result in results[1:]:
-        if scenario.name not in small:
-            continue  # left out of the first run by --only
-        before = small[scenario.name]
-        target = (row_targets and scenario.growth) or default_target
-        if not result["p50_ms"] or not before["p50_ms"]:  # the load generator got no answer in time
-            log(f"{scenario.name:58} {before['p50_ms']:8.2f} -> {result['p50_ms']:8.2f} ms  not measured  MISS")
-            continue
-        ratio = result["p50_ms"] / before["p50_ms"]
-        log(f"{scenario.name:58} {before['p50_ms']:8.2f} -> {result['p50_ms']:8.2f} ms  x{ratio:.2f}  "
-            f"(<= {target:g}) {'PASS' if ratio <= target else 'MISS'}")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from app.db import connection, is_postgres
 from app.models import Compatibility, CompatibilityChange
 from tests.benchmarks import run, size
 from tests.benchmarks.catalog import Catalog
+from tests.benchmarks.growth import print_growth
 from tests.benchmarks.scenarios import Scenario
 
 
@@ -39,7 +40,7 @@ def test_each_row_grows_within_its_target_or_is_a_miss(capsys):
     small = [(s, {"p50_ms": 1.0}) for s in rows]
     large = [(rows[0], {"p50_ms": 1.0}), (rows[1], {"p50_ms": 1.25}), (rows[2], {"p50_ms": 1.3}),
              (rows[3], {"p50_ms": 0.0})]
-    run.print_growth("x10", small, large, run.SCALE_GROWTH_TARGET, row_targets=False)
+    print_growth("x10", small, large, run.SCALE_GROWTH_TARGET, row_targets=False)
     lines = capsys.readouterr().out.splitlines()
     assert "target <= 1.25)" in lines[1]
     assert lines[2].startswith("flat") and lines[2].endswith("x1.25  (<= 1.25) PASS")
