@@ -1,5 +1,7 @@
 """The base model bound to the database proxy, and the field types shared by all areas."""
 import datetime
+import os
+import time
 
 from peewee import SQL, CharField, DateTimeField, JSONField, Model, NodeList
 
@@ -8,6 +10,25 @@ from app.db import db, is_postgres
 
 def utcnow():
     return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+
+
+_VARIANT = {digit: "89ab"[int(digit, 16) & 3] for digit in "0123456789abcdef"}
+
+
+def time_ordered_uuids(count):
+    """`count` UUIDs of version 7 (RFC 9562): the current Unix time in milliseconds, then 74
+    random bits, from one urandom read (a uuid4() per row costs more than the row's insert).
+
+    The time first makes new ids greater than those made before, so they are appended at the right
+    edge of the primary key's B-tree instead of landing on nearly every leaf of a large index of
+    random keys: each write (an import's chunk, an item's compatibilities) then dirties (and writes
+    to the WAL, and checkpoints) a fraction of the index's pages. Sorted, they are also in key
+    order within the write."""
+    stamp = f"{time.time_ns() // 1_000_000:012x}"
+    head = f"{stamp[:8]}-{stamp[8:]}-7"
+    digits = os.urandom(10 * count).hex()
+    return [f"{head}{h[:3]}-{_VARIANT[h[3]]}{h[4:7]}-{h[7:19]}"
+            for h in (digits[start:start + 20] for start in range(0, 20 * count, 20))]
 
 
 class BaseModel(Model):

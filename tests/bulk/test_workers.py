@@ -81,10 +81,12 @@ def assert_applied_once(client, run_db, job_id):
 
 def test_a_worker_killed_mid_job_leaves_it_to_another_with_every_row_applied_once(app, client, run_db,
                                                                                    many_items):
-    first = Worker(app).wait_ready()
+    first = Worker(app, BULK_BATCH_MS=10).wait_ready()  # a few items per transaction: the job lasts a while
     job_id = upload(client, ROWS).get_json()["id"]
     done = lambda: run_db(lambda: BulkJob.get_by_id(job_id).rows_done)  # noqa: E731
     wait_for(lambda: done() > 0)
+    # Frozen at once, most likely inside its next write transaction (of BULK_BATCH_MS), then killed.
+    first.process.send_signal(signal.SIGSTOP)
     first.stop(signal.SIGKILL)
     assert 0 < done() < len(ITEMS), "the job finished before the worker was killed"
     # The second worker's sweep at start puts the job back at once (a stale job, with this setting).
@@ -98,7 +100,9 @@ def test_a_worker_killed_mid_job_leaves_it_to_another_with_every_row_applied_onc
 
 
 def test_two_workers_share_one_jobs_items_without_conflict(app, client, run_db, many_items):
-    workers = [Worker(app), Worker(app)]
+    # Write transactions of a few items: the job's 30 small items would otherwise fit in the first
+    # worker's first few transactions, before the second worker polls the queue again.
+    workers = [Worker(app, BULK_BATCH_MS=5), Worker(app, BULK_BATCH_MS=5)]
     for worker in workers:
         worker.wait_ready()
     try:

@@ -2,6 +2,7 @@
 endpoint 8 without its 200-product limit, REPLACE and DELETE are endpoint 10's sections. All the
 rows of the item apply, or none; each row's result says what it changed or the error object that
 endpoint answers for the same problem."""
+import contextlib
 import json
 from dataclasses import dataclass
 
@@ -11,7 +12,7 @@ from app.models import AttributeScope, Compatibility, ProductAttribute
 from app.services import compat, history
 from app.services.auth import require_item, require_item_seller
 from app.services.catalog.text_normalize import value_key
-from app.services.compat.context import ItemContext, load_rules, loadable_domain_ids, lock_item
+from app.services.compat.context import CatalogReads, ItemContext, load_rules, loadable_domain_ids, lock_item
 from app.services.compat.plans import family_products, resolve_products
 from app.services.compat.restrictions import RestrictionCatalog
 from schemas.bulk import ADD, DELETE
@@ -42,20 +43,22 @@ def limits_for(config):
     return compat.Limits(max_products=per_item, max_families=per_item, max_per_item=per_item)
 
 
-def apply_item(job, item_id, rows, limits, terms=None):
+def apply_item(job, item_id, rows, limits, reads=None):
     """[RowResult] of the item's rows (BulkRow, in row order), their changes made in the caller's
-    transaction, or none of them (a savepoint rolled back) when one fails. `terms` caches, for one
-    consumer's run, what CSV rows are read by (see _resolve_csv)."""
+    transaction, or none of them (a savepoint rolled back) when one fails. `reads`: the catalog reads
+    (CatalogReads) shared by the items of one consumer's task slice, what CSV rows are read by (see
+    _resolve_csv) among them."""
+    reads = reads or CatalogReads()
     scope = history.ChangeScope(history.Actor(history.BULK, job.seller_id, job.client_id), job.request_id,
                                 job_id=job.id)
     results = []
     with history.change_scope(scope):
         try:
-            with db.atomic():
+            with _together(rows):
                 item = require_item_seller(require_item(item_id), job.seller_id)
                 for row in rows:
                     before = dict(scope.counts)
-                    _apply_row(item, json.loads(row.body), job.seller_id, limits, {} if terms is None else terms)
+                    _apply_row(item, json.loads(row.body), job.seller_id, limits, reads)
                     results.append(RowResult(row.row, "OK", *(scope.counts.get(action, 0) - before.get(action, 0)
                                                               for action in ("CREATE", "UPDATE", "DELETE"))))
         except ApiError as exc:
@@ -68,18 +71,24 @@ def apply_item(job, item_id, rows, limits, terms=None):
     return results
 
 
-def _apply_row(item, row, seller_id, limits, terms):
+def _together(rows):
+    """A savepoint around the item's rows when there are several; one row's writes are one service
+    call, whose own transaction (a savepoint in the caller's) is then all there is to roll back."""
+    return db.atomic() if len(rows) > 1 else contextlib.nullcontext()
+
+
+def _apply_row(item, row, seller_id, limits, reads):
     item_id = item.id
     if any("domain_id" not in f for f in row.get("products_families", ())) \
             or any("position" in p for p in row.get("products", ())):
-        _resolve_csv(item, row, terms)
+        _resolve_csv(item, row, reads)
     if row["action"] == ADD:
-        compat.add_compatibilities(item, _create_section(row), seller_id, limits)
+        compat.add_compatibilities(item, _create_section(row), seller_id, limits, reads)
     elif row["action"] == DELETE:
         section = {k: row[k] for k in ("products", "products_families", "universal") if k in row}
-        compat.change_compatibilities(item, {"delete": section}, seller_id, limits)
+        compat.change_compatibilities(item, {"delete": section}, seller_id, limits, reads)
     else:
-        compat.change_compatibilities(item, _replacement(item_id, row, limits), seller_id, limits)
+        compat.change_compatibilities(item, _replacement(item_id, row, limits, reads), seller_id, limits, reads)
 
 
 def _create_section(row):
@@ -96,12 +105,12 @@ def _create_section(row):
     return body
 
 
-def _replacement(item_id, row, limits):
+def _replacement(item_id, row, limits, reads):
     """Endpoint 10's body that makes the item's compatibilities exactly the row's: delete what the
     row leaves out (the seller's own; the catalog's stay, rule A.7), create what it adds (kept
     products are skipped, so they keep their ids and get no record), update the kept ones whose
     element gives a note or restrictions."""
-    ctx = ItemContext(lock_item(item_id))
+    ctx = ItemContext(lock_item(item_id), reads)
     create = _create_section(row)
     wanted = set()
     if create.get("products"):
@@ -124,34 +133,31 @@ def _replacement(item_id, row, limits):
     return body
 
 
-def _is_value_id(domain_id, attribute_id, value, terms):
-    key = ("value", domain_id, attribute_id, value)
-    if key not in terms:
-        terms[key] = (ProductAttribute.select(ProductAttribute.product).join(
-            AttributeScope, on=ProductAttribute.scope == AttributeScope.id).where(
-            AttributeScope.domain_id == domain_id, AttributeScope.attribute_id == attribute_id,
-            ProductAttribute.value_id == value).limit(1).exists())
-    return terms[key]
+def _is_value_id(domain_id, attribute_id, value, reads):
+    return reads.get(("value", domain_id, attribute_id, value), lambda: ProductAttribute.select(
+        ProductAttribute.product).join(AttributeScope, on=ProductAttribute.scope == AttributeScope.id).where(
+        AttributeScope.domain_id == domain_id, AttributeScope.attribute_id == attribute_id,
+        ProductAttribute.value_id == value).limit(1).exists())
 
 
-def _vehicle_domain(item, terms):
+def _vehicle_domain(item, reads):
     """(the vehicle domain endpoint 1 gives first for the item's domain and category, its POSITION
     values {value id: (code, name)}), or (None, {})."""
-    key = ("domain", item.domain_id, item.category_id)
-    if key not in terms:
-        domains = loadable_domain_ids(load_rules(item))
+    def read():
+        rules = reads.get(("rules", item.domain_id, item.category_id), lambda: load_rules(item))
+        domains = loadable_domain_ids(rules)
         positions = RestrictionCatalog(item.domain_id).attributes(domains[0]).get(POSITION, (None, {}))[1] \
             if domains else {}
-        terms[key] = (domains[0] if domains else None, positions)
-    return terms[key]
+        return domains[0] if domains else None, positions
+    return reads.get(("vehicle domain", item.domain_id, item.category_id), read)
 
 
-def _resolve_csv(item, row, terms):
+def _resolve_csv(item, row, reads):
     """A CSV line names its family by the item's vehicle domain (endpoint 1) and each value by its id
     or its name, and its position by a value id or name: all found here, for the item's domain. A
     value is its id when some vehicle has it as one (then the family's lookup is the exact one),
     else a name (matched ignoring case and accents)."""
-    domain_id, positions = _vehicle_domain(item, terms)
+    domain_id, positions = _vehicle_domain(item, reads)
     if domain_id is None:
         raise ApiError("domain_not_compatible", f"Items of domain {item.domain_id} cannot be made compatible with "
                        f"any vehicle domain (see GET /catalog/dumps/domains/{item.site_id}/compatibilities)")
@@ -160,7 +166,7 @@ def _resolve_csv(item, row, terms):
         if "attributes" in element:
             element.setdefault("domain_id", domain_id)
             element["attributes"] = [
-                {"id": a["id"], "value_id": a["value"]} if _is_value_id(domain_id, a["id"], a["value"], terms)
+                {"id": a["id"], "value_id": a["value"]} if _is_value_id(domain_id, a["id"], a["value"], reads)
                 else {"id": a["id"], "value_name": a["value"]} for a in element["attributes"]]
         position = element.pop("position", None)
         if position is not None:

@@ -81,7 +81,8 @@ class JobQueue:
 
     def _run_job(self, job_id):
         with connection():
-            work_on_job(job_id, self.limits, self.settings["BULK_SLICE_S"], lambda: self.enqueue(job_id))
+            work_on_job(job_id, self.limits, self.settings["BULK_SLICE_S"], lambda: self.enqueue(job_id),
+                        batch_s=self.settings["BULK_BATCH_MS"] / 1000)
 
     def sweep(self):
         return sweep(self.settings["BULK_STALE_AFTER_S"], self.settings["BULK_MAX_ATTEMPTS"],

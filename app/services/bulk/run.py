@@ -1,6 +1,7 @@
-"""What a consumer does with a job: claim its items one at a time, each applied and its results
-written in one transaction (a consumer killed mid-item leaves it unapplied and unclaimed), and the
-sweep that puts back on the queue a job whose enqueue was lost or whose consumer died."""
+"""What a consumer does with a job: claim its items one at a time, each applied with its results
+in a savepoint of a write transaction that takes the next items for up to BULK_BATCH_MS (a consumer
+killed mid-transaction leaves its items unapplied and unclaimed), and the sweep that puts back on the
+queue a job whose enqueue was lost or whose consumer died."""
 import contextlib
 import datetime
 import fcntl
@@ -15,10 +16,15 @@ from app.models.base import utcnow
 from app.models.bulk import CANCELLED, DONE, ERROR, FAILED, IN_FLIGHT, OK, PENDING, QUEUED, RUNNING
 from app.services.bulk import queries
 from app.services.bulk.apply import RowResult, apply_item
+from app.services.compat.context import CatalogReads
 from app.services.notifications import outbox
 
 log = logging.getLogger("app.bulk")
 TURN_S = 0.001
+# At most this many items in one write transaction (BULK_BATCH_MS bounds its time): its commit (a flush
+# of the log on PostgreSQL) and the job's counts are paid once for them. An item's lock is held until
+# the transaction's end, at most a batch's time past its own rows.
+BATCH_ITEMS = 50
 
 
 def start_job(job_id):
@@ -40,17 +46,18 @@ def pending_items(job_id, at_most):
             .limit(at_most).count())
 
 
-def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic):
-    """One task's share of a job: items for up to `slice_s` seconds. A successor is queued first when
-    another item waits, so that other consumers share the job and other jobs get their turn."""
+def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic, batch_s=0.05):
+    """One task's share of a job: items for up to `slice_s` seconds, in write transactions of about
+    `batch_s`. A successor is queued first when another item waits, so that other consumers share the
+    job and other jobs get their turn."""
     job = start_job(job_id)
     if job is None:
         return
     if pending_items(job_id, 2) > 1:
         enqueue_successor()
-    deadline, applied, terms = clock() + slice_s, 0, {}
-    while clock() < deadline and apply_next_item(job, limits, terms):
-        applied += 1
+    deadline, applied, reads = clock() + slice_s, 0, CatalogReads()
+    while clock() < deadline and (batch := apply_next_items(job, limits, reads, clock, batch_s)):
+        applied += batch
     log.debug("bulk job %s: %d item(s) applied in this slice", job_id, applied)
 
 
@@ -59,7 +66,7 @@ def _one_writer_at_a_time():
     """On SQLite, consumers take turns on a lock file beside the database before their write
     transaction: one waiting in SQLite's busy handler sleeps in ever longer steps and misses most of
     the moments the other commits; one waiting on the file wakes when it is released. PostgreSQL's
-    consumers write side by side (each holds only its item)."""
+    consumers write side by side (each holds only its items)."""
     if is_postgres():
         yield
         return
@@ -73,48 +80,66 @@ def _one_writer_at_a_time():
     time.sleep(TURN_S)
 
 
-def apply_next_item(job, limits, terms=None):
-    """Claims the job's next item and applies its rows; False when none was left."""
+def apply_next_items(job, limits, reads=None, clock=time.monotonic, batch_s=0.0, at_most=BATCH_ITEMS):
+    """Claims the job's next items one after another and applies each one's rows, all in one write
+    transaction that ends after `batch_s` or `at_most` items; answers how many were applied (0: none
+    was left)."""
+    counts = _Counts()
     try:
         with _one_writer_at_a_time(), write_transaction():
-            unit = queries.claim_next_item(job.id)
-            if unit is not None:
-                _apply_unit(job, unit, limits, terms)
+            until = clock() + batch_s
+            while counts.items < at_most and (unit := queries.claim_next_item(job.id)) is not None:
+                counts.add(_apply_unit(job, unit, limits, reads))
+                if clock() >= until:
+                    break
+            if counts.items:
+                # Last in the transaction: on PostgreSQL the job's row stays locked only until the commit.
+                queries.count_item(job.id, counts.rows, counts.ok, counts.created, counts.updated, counts.deleted,
+                                   utcnow())
             # With nothing left to claim the job may still be RUNNING (the sweep put it back).
             finished = _finish_if_done(job.id)
     except DatabaseError:
-        log.exception("bulk job %s: the database failed; the item is left for a later try", job.id)
+        log.exception("bulk job %s: the database failed; its items are left for a later try", job.id)
         raise
     if finished:
         _log_end(job.id)
-    return unit is not None
+    return counts.items
 
 
-def _apply_unit(job, unit, limits, terms):
+class _Counts:
+    """What the items of one transaction add to the job's counts."""
+
+    def __init__(self):
+        self.items = self.rows = self.ok = self.created = self.updated = self.deleted = 0
+
+    def add(self, results):
+        self.items += 1
+        self.rows += len(results)
+        self.ok += sum(1 for r in results if r.status == OK)
+        self.created += sum(r.created for r in results)
+        self.updated += sum(r.updated for r in results)
+        self.deleted += sum(r.deleted for r in results)
+
+
+def _apply_unit(job, unit, limits, reads):
+    """The item's row results, recorded with its writes."""
     rows = queries.pending_rows(job.id, unit.item_id)
     try:
-        results = apply_item(job, unit.item_id, rows, limits, terms)
+        results = apply_item(job, unit.item_id, rows, limits, reads)
     except DatabaseError:
         raise
     except Exception:  # a defect, not the data: the item's rows say so, and the job goes on
         log.exception("bulk job %s: item %s failed", job.id, unit.item_id)
         results = [RowResult(row.row, ERROR, error=_internal_error(job)) for row in rows]
-    _record(job, unit, results)
+    for result in results:
+        queries.record_row(job.id, result)
+    queries.item_done(job.id, unit.position, DONE)
+    return results
 
 
 def _internal_error(job):
     return {"message": f"Internal server error; quote bulk job {job.id} when reporting it", "error": "internal_error",
             "status": 500, "cause": []}
-
-
-def _record(job, unit, results):
-    for result in results:
-        queries.record_row(job.id, result)
-    queries.item_done(job.id, unit.position, DONE)
-    # Last in the transaction: on PostgreSQL the job's row stays locked only until the commit.
-    queries.count_item(job.id, len(results), sum(1 for r in results if r.status == OK),
-                       sum(r.created for r in results), sum(r.updated for r in results),
-                       sum(r.deleted for r in results), utcnow())
 
 
 def _finish_if_done(job_id):

@@ -1,10 +1,7 @@
 """Writing a bundle's compatibilities: upserted by id, an (item, product) pair already stored keeps
 its id, new rows get time-ordered ids, and each change is recorded in the items' history."""
-import os
-import time
-
 from app.models import Compatibility
-from app.models.base import utcnow
+from app.models.base import time_ordered_uuids, utcnow
 from app.services import history
 from app.services.bundle.bulk import references_locked
 from app.services.bundle.load import upsert
@@ -13,25 +10,6 @@ from schemas.vocabulary import PENDING
 
 COMPATIBILITY_FIELDS = ["id", "item", "product", "universal", "domain_id", "source", "creation_source", "note",
                         "note_status", "restrictions", "date_created"]
-
-
-_VARIANT = {digit: "89ab"[int(digit, 16) & 3] for digit in "0123456789abcdef"}
-
-
-def time_ordered_uuids(count):
-    """`count` UUIDs of version 7 (RFC 9562): the current Unix time in milliseconds, then 74
-    random bits, from one urandom read (a uuid4() per row costs more than the row's insert).
-
-    The time first makes an import's new ids greater than those of the imports before it, so
-    they are appended at the right edge of the primary key's B-tree instead of landing on
-    nearly every leaf of a large index of random keys: each chunk then dirties (and writes to the
-    WAL, and checkpoints) a fraction of the index's pages. Sorted, they are also in key order
-    within the import."""
-    stamp = f"{time.time_ns() // 1_000_000:012x}"
-    head = f"{stamp[:8]}-{stamp[8:]}-7"
-    digits = os.urandom(10 * count).hex()
-    return [f"{head}{h[:3]}-{_VARIANT[h[3]]}{h[4:7]}-{h[7:19]}"
-            for h in (digits[start:start + 20] for start in range(0, 20 * count, 20))]
 
 
 def _stored_compatibility_ids(item_ids):

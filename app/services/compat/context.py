@@ -2,12 +2,12 @@
 category, and the limits in force."""
 from dataclasses import dataclass
 
-from peewee import JOIN, fn
+from peewee import JOIN
 
-from app.db import lock_rows
 from app.errors import ApiError
-from app.models import CategoryRule, Compatibility, CompatibilityRule, Item
+from app.models import CategoryRule, CompatibilityRule
 from app.services import history
+from app.services.compat import queries
 from app.services.compat.restrictions import RestrictionCatalog
 
 LOADABLE_TYPE = "EXTENSION"
@@ -30,13 +30,13 @@ def lock_item(item_id):
     run one after the other and each sees the other's result. It is read afresh under the lock,
     not taken from the row the route guard read before the transaction: a write's rules and its
     If-Match check see the state they lock."""
-    rows = lock_rows(Item.select().where(Item.id == item_id))
-    if not rows:
+    item = queries.locked_item(item_id)
+    if item is None:
         raise ApiError("item_not_found", f"Item {item_id} does not exist")
     # If-Match is checked here, under the lock: no other writer can commit between the check and
     # this write's own commit (H3).
-    history.item_locked(rows[0])
-    return rows[0]
+    history.item_locked(item)
+    return item
 
 
 def load_rules(item):
@@ -59,12 +59,30 @@ def loadable_domain_ids(rules):
     return [domain_id for domain_id, (rule, _) in rules.items() if rule.type == LOADABLE_TYPE]
 
 
-class ItemContext:
-    """One item's write context: its rules and its restriction catalog, read once."""
+class CatalogReads:
+    """What the writes read of the catalog (an item domain's rules for a category, a domain, the
+    products a family selects), each read once. A write request reads afresh; a bulk job's consumer
+    shares one between the items of a task slice, which then see the catalog as it was at the
+    slice's first read of it (an operator's import changes it, never a seller's write)."""
 
-    def __init__(self, item):
+    def __init__(self):
+        self._read = {}
+
+    def get(self, key, read):
+        """`read()`, or what it answered for `key` before (an error is raised again on every call)."""
+        if key not in self._read:
+            self._read[key] = read()
+        return self._read[key]
+
+
+class ItemContext:
+    """One item's write context: its rules and its restriction catalog, read once; `reads` the
+    catalog reads it may share with other items' writes."""
+
+    def __init__(self, item, reads=None):
         self.item = item
-        self.rules = load_rules(item)
+        self.reads = reads or CatalogReads()
+        self.rules = self.reads.get(("rules", item.domain_id, item.category_id), lambda: load_rules(item))
         self.restrictions = RestrictionCatalog(item.domain_id)
 
     def category_rule(self, vehicle_domain_id, where=""):
@@ -114,9 +132,7 @@ class ItemContext:
     def state(self):
         """(has the universal setting, number of specific compatibilities), counted now."""
         universal, specific = False, 0
-        rows = (Compatibility.select(Compatibility.universal, fn.COUNT(Compatibility.id))
-                .where(Compatibility.item == self.item.id).group_by(Compatibility.universal).tuples())
-        for is_universal, count in rows:
+        for is_universal, count in queries.compatibility_counts(self.item.id):
             if is_universal:
                 universal = count > 0
             else:

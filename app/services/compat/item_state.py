@@ -10,6 +10,7 @@ from peewee import SQL, fn
 
 from app.db import is_postgres
 from app.models import CategoryRule, Compatibility, CompatibilityException, CompatibilityRule, Item, Suggestion
+from app.services.compat import queries
 
 CHUNK = 500
 
@@ -60,7 +61,15 @@ def _lock(ids):
 
 
 def _refresh(ids):
-    """One UPDATE from the items' state recounted, which writes only the items whose state changed.
+    """The UPDATE of `_state_update` on these items (all when None); one item's is prepared."""
+    if ids is not None and len(ids) == 1:
+        return queries.refresh_item(ids[0], lambda item_id: _state_update(lambda column: column == item_id))
+    return _state_update(lambda column: column.in_(ids) if ids is not None else True).execute()
+
+
+def _state_update(among):
+    """One UPDATE from the items' state recounted (of the items whose id `among(id column)` holds),
+    which writes only the items whose state changed.
 
     PostgreSQL writes a new version of every row an UPDATE sets, even to the values it holds, with
     an entry in each of the item's eight indexes (its text-search GIN among them: the columns set
@@ -82,7 +91,7 @@ def _refresh(ids):
                   .where(CompatibilityException.item == item.id)).alias("exception"),
         Suggestion.select(fn.COUNT(Suggestion.id)).where(Suggestion.item == item.id).alias("suggestions"),
         ((item.status == "active") & _required_for(item)).alias("requires"),
-    ).where(item.id.in_(ids) if ids is not None else True).offset(0).alias("state")
+    ).where(among(item.id)).offset(0).alias("state")
     derived = {
         Item.compatibilities_count: state.c.compatibilities,
         Item.is_universal: state.c.universal,
@@ -94,8 +103,8 @@ def _refresh(ids):
     changed = reduce(operator.or_, (column != value for column, value in derived.items()))
     # OFFSET 0 keeps PostgreSQL from pulling the subquery up into the UPDATE, which recounted each
     # item twice, once in the test and once more in the SET.
-    where = (Item.id == state.c.id) & changed & (Item.id.in_(ids) if ids is not None else True)
-    return Item.update(derived).from_(state).where(where).execute()
+    where = (Item.id == state.c.id) & changed & among(Item.id)
+    return Item.update(derived).from_(state).where(where)
 
 
 def item_tags(item):

@@ -1,5 +1,6 @@
 """Turning the product, group and family elements of a request into the products they name,
 each with its note and restrictions, with every check made before anything is written."""
+import json
 from dataclasses import dataclass
 
 from app.errors import ApiError
@@ -63,7 +64,7 @@ def resolve_products(ctx, product_ids, where):
 
 def family_domain(ctx, family, where):
     """404 for an unknown domain, 400 for one of another site."""
-    domain = require_domain(family["domain_id"])
+    domain = ctx.reads.get(("domain", family["domain_id"]), lambda: require_domain(family["domain_id"]))
     if domain.site_id != ctx.item.site_id:
         raise ApiError("site_mismatch", f"{where}: domain {domain.id} is not of site {ctx.item.site_id}, "
                        "the item's site")
@@ -74,7 +75,8 @@ def family_products(ctx, family, where, limits):
     """The product ids a family selects; 404/400 for its domain, 400 when it selects none
     or more than the per-request limit."""
     domain = family_domain(ctx, family, where)
-    ids = expand_family(domain.id, family["attributes"], limits.max_products)
+    key = ("family", domain.id, json.dumps(family["attributes"], sort_keys=True), limits.max_products)
+    ids = ctx.reads.get(key, lambda: expand_family(domain.id, family["attributes"], limits.max_products))
     if not ids:
         raise ApiError("family_without_products",
                        f"{where}: the family {describe(family)} selects no product; check its attribute values")

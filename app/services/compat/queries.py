@@ -1,10 +1,13 @@
 """The compatibility queries every list (endpoint 12) runs, prepared (app.db.prepared): compiled
 by peewee once, run with each request's values; the list's rows are read from the cursor as
 dicts, without building model instances."""
-from peewee import JOIN, OP, SQL, Case, Expression, fn
+import json
 
-from app.db import execute_prepared, param
-from app.models import AttributeScope, Claim, Compatibility, Domain, Order, Product, ProductAttribute
+from peewee import JOIN, OP, SQL, Case, Expression, Select, fn
+
+from app.db import execute_prepared, is_postgres, param
+from app.models import AttributeScope, Claim, Compatibility, Domain, Item, Order, Product, ProductAttribute, Suggestion
+from app.prepared_rows import prepared_instances
 from schemas.vocabulary import CATALOGO
 
 
@@ -160,3 +163,57 @@ def family_products(shape, order, values, limit):
         return query.select(base.product).limit(param("limit"))
     cursor = execute_prepared(("family_products", shape, order), build, {**values, "limit": limit})
     return [product_id for (product_id,) in cursor.fetchall()]
+
+
+# What every write of an item runs: prepared, as the bulk jobs' consumers run them for each item.
+
+def locked_item(item_id):
+    """The item row, or None; on PostgreSQL locked until the transaction ends (SQLite's write
+    transaction holds the database's write lock already)."""
+    def build():
+        query = Item.select().where(Item.id == param("id"))
+        return query.for_update() if is_postgres() else query
+    return next(iter(prepared_instances(Item, "compat_locked_item", build, {"id": item_id})), None)
+
+
+def _among(column, name):
+    """`column` is one of the list param `name` (see _list): one statement whatever the list's length."""
+    if is_postgres():
+        return Expression(column, OP.EQ, fn.ANY(param(name)))
+    return column.in_(Select([fn.json_each(param(name))], [SQL("value")]))
+
+
+def _list(values):
+    return list(values) if is_postgres() else json.dumps(list(values))
+
+
+def item_products_among(item_id, product_ids):
+    """The products among `product_ids` the item has a compatibility with."""
+    return {product_id for (product_id,) in execute_prepared("compat_item_products_among", lambda: Compatibility.select(
+        Compatibility.product).where(Compatibility.item == param("item"), _among(Compatibility.product, "products")),
+        {"item": item_id, "products": _list(product_ids)}).fetchall()}
+
+
+def delete_suggestions(item_id, product_ids):
+    """Deletes the item's suggestions of these products."""
+    execute_prepared("compat_delete_suggestions", lambda: Suggestion.delete().where(
+        Suggestion.item == param("item"), _among(Suggestion.product_id, "products")),
+        {"item": item_id, "products": _list(product_ids)})
+
+
+def compatibility_counts(item_id):
+    """[(universal, count)] of the item's compatibilities."""
+    return execute_prepared("compat_counts_by_universal", lambda: Compatibility.select(
+        Compatibility.universal, fn.COUNT(Compatibility.id)).where(Compatibility.item == param("item"))
+        .group_by(Compatibility.universal), {"item": item_id}).fetchall()
+
+
+def compatibility_count(item_id):
+    return execute_prepared("compat_count", lambda: Compatibility.select(fn.COUNT(SQL("*"))).where(
+        Compatibility.item == param("item")), {"item": item_id}).fetchone()[0]
+
+
+def refresh_item(item_id, build):
+    """Runs item_state's UPDATE of one item's derived columns, `build(condition)` given the test of
+    the item's id; answers the rows it changed (0 or 1)."""
+    return execute_prepared("compat_refresh_item", lambda: build(param("id")), {"id": item_id}).rowcount

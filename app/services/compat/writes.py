@@ -39,11 +39,12 @@ def _plan_create_section(ctx, section, limits, prefix, require_something):
     return entries, echo, False
 
 
-def add_compatibilities(item, body, caller_id, limits):
-    """Endpoint 8, or endpoint 9 when the body is {item_to_copy}, to `item` (its row)."""
+def add_compatibilities(item, body, caller_id, limits, reads=None):
+    """Endpoint 8, or endpoint 9 when the body is {item_to_copy}, to `item` (its row); `reads`: catalog
+    reads shared with other writes (context.CatalogReads)."""
     item_id = item.id
     with write_transaction():
-        ctx = ItemContext(lock_item(item_id))
+        ctx = ItemContext(lock_item(item_id), reads)
         if "item_to_copy" in body:
             if any(body.get(k) for k in ELEMENT_KEYS) or body.get("universal"):
                 invalid_arguments("item_to_copy is sent alone; add other compatibilities in another request")
@@ -62,12 +63,13 @@ def add_compatibilities(item, body, caller_id, limits):
     return result
 
 
-def change_compatibilities(item, body, caller_id, limits):
-    """Endpoint 10 on `item` (its row): delete, then create (and copy), then update, all or nothing."""
+def change_compatibilities(item, body, caller_id, limits, reads=None):
+    """Endpoint 10 on `item` (its row): delete, then create (and copy), then update, all or nothing;
+    `reads` as in add_compatibilities."""
     item_id = item.id
     create, update, delete = body.get("create"), body.get("update"), body.get("delete")
     with write_transaction():
-        ctx = ItemContext(lock_item(item_id))
+        ctx = ItemContext(lock_item(item_id), reads)
         check_families_limit(_families(create) + _families(update) + _families(delete), limits)
         # A cheap first look, before any lookup; families are counted once expanded.
         check_products_limit(len(_named(create) | _named(update) | _named(delete)), limits)
