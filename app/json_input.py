@@ -65,6 +65,10 @@ def _read_float(text):
     return number
 
 
+# What `loads` decodes with, for a reader that decodes a document's values one at a time (J1's rows).
+DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_int=_read_int, parse_float=_read_float)
+
+
 def _where(doc, pos):
     line = doc.count("\n", 0, pos) + 1
     return f"line {line}, column {pos - (doc.rfind(chr(10), 0, pos) + 1) + 1}"
@@ -86,8 +90,7 @@ def loads(data, max_depth):
         raise _invalid(f"arrays and objects are nested more than {max_depth} levels deep; send a "
                        f"document nested at most {max_depth} levels deep")
     try:
-        return json.loads(text, parse_constant=_refuse_constant, parse_int=_read_int,
-                          parse_float=_read_float)
+        return DECODER.decode(text)
     except json.JSONDecodeError as exc:
         if exc.msg.startswith("Unterminated string"):  # no closing quote before the end
             raise _invalid(f"the JSON document ends inside the string that starts at {_where(text, exc.pos)}: "

@@ -5,12 +5,12 @@ import hashlib
 import tempfile
 from dataclasses import dataclass
 
-import ijson
 from marshmallow import ValidationError
 
 from app.errors import ApiError
 from app.json_input import JsonInputError, loads, might_hold_bad_text, printable, unstorable_values
 from app.services.bulk.csv_form import csv_rows
+from app.services.bulk.json_form import json_rows
 from app.services.bulk.problems import invalid, too_many
 from schemas.bulk import CSV_TYPE, NDJSON_TYPES, BulkRowSchema, plainly_valid
 
@@ -119,27 +119,10 @@ def _json_rows(file, max_rows):
     if not start.lstrip(b"\xef\xbb\xbf").startswith(b"{"):
         raise invalid("invalid_json", "Invalid JSON body: send {\"rows\": [...]} (or JSON Lines with Content-Type "
                        "application/x-ndjson, or CSV with text/csv)", "json")
-    try:
-        _refuse_unknown_keys(file)
-        for index, row in enumerate(ijson.items(file, "rows.item", use_float=True)):
-            if index >= max_rows:
-                raise too_many(max_rows, f"row {index + 1}")
-            yield index + 1, f"row {index + 1}", _checked(row, f"row {index + 1}", f"rows.{index}")
-    except ijson.JSONError as exc:
-        raise invalid("invalid_json", f"Invalid JSON body: {exc}", "json") from None
-
-
-def _refuse_unknown_keys(file):
-    """A JSON body is `{rows: [...]}`: any other top-level key is refused, as every other body's
-    unknown fields are. A pass of its own, over the parser's events only: the rows are not built."""
-    unknown = [key for prefix, event, key in ijson.parse(file) if prefix == "" and event == "map_key"
-               and key != "rows"]
-    file.seek(0)
-    if unknown:
-        fields = ", ".join(unknown[:5])
-        raise ApiError("validation_error", f"Invalid request. Unknown field(s) {fields}: a JSON body is "
-                       '{"rows": [...]}', [{"code": "unknown_field", "message": "Unknown field.", "field": key}
-                                          for key in unknown])
+    for index, row in enumerate(json_rows(file)):
+        if index >= max_rows:
+            raise too_many(max_rows, f"row {index + 1}")
+        yield index + 1, f"row {index + 1}", _checked(row, f"row {index + 1}", f"rows.{index}")
 
 
 def _ndjson_rows(file, max_rows):
