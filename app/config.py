@@ -229,7 +229,7 @@ SETTINGS = (
     Setting("BULK_SLICE_S", Whole(1), 2, "a worker's task works on one job this long, then queues the rest"),
     # An item's rows are applied in a savepoint; one write transaction takes the next items for about
     # this long, so that its commit and the job's counts are paid once for them (0: one item each).
-    Setting("BULK_BATCH_MS", Whole(), 50, "a worker's write transaction applies a job's items this long"),
+    Setting("BULK_BATCH_MS", Whole(), 0, "a worker's write transaction applies a job's items this long"),
     # The task queue's storage: empty puts it beside the database (a SQLite file next to the
     # embedded one, or tables in DATABASE_URL's PostgreSQL).
     Setting("QUEUE_URL", QueueUrl(), "", "where bulk jobs are queued; empty: beside DATABASE_URL",

@@ -21,6 +21,10 @@ ITEMS = [f"MLA5{n:03d}" for n in range(30)]
 GOL = {"domain_id": "MLA-CARS_AND_VANS", "attributes": [{"id": "BRAND", "value_name": "Volkswagen"},
                                                         {"id": "MODEL", "value_name": "Gol"}]}
 ROWS = [{"item_id": item_id, "action": "ADD", "products_families": [GOL]} for item_id in ITEMS]
+# Enough items that the job outlasts a task's slice (BULK_SLICE_S=1) even one item per transaction on a
+# fast host, so that the second worker has a successor task to take.
+SHARED_ITEMS = [f"MLA6{n:03d}" for n in range(300)]
+SHARED_ROWS = [{"item_id": item_id, "action": "ADD", "products_families": [GOL]} for item_id in SHARED_ITEMS]
 
 
 class Worker:
@@ -59,7 +63,8 @@ class Worker:
 
 @pytest.fixture
 def many_items(run_db):
-    run_db(import_bundle, {"items": [item(item_id, "MLA1747", "MLA-BRAKE_PADS") for item_id in ITEMS]})
+    run_db(import_bundle, {"items": [item(item_id, "MLA1747", "MLA-BRAKE_PADS")
+                                     for item_id in ITEMS + SHARED_ITEMS]})
 
 
 def wait_for(condition, timeout=120):
@@ -69,14 +74,14 @@ def wait_for(condition, timeout=120):
         time.sleep(0.02)
 
 
-def assert_applied_once(client, run_db, job_id):
+def assert_applied_once(client, run_db, job_id, items=ITEMS):
     finished = job(client, job_id)
     assert finished["status"] == "DONE", finished
-    assert finished["rows"] == {"total": len(ITEMS), "done": len(ITEMS), "ok": len(ITEMS), "error": 0}
-    assert finished["compatibilities"]["created"] == 6 * len(ITEMS)
+    assert finished["rows"] == {"total": len(items), "done": len(items), "ok": len(items), "error": 0}
+    assert finished["compatibilities"]["created"] == 6 * len(items)
     assert {r["status"] for r in results(client, job_id)} == {"OK"}
     created = run_db(lambda: CompatibilityChange.select().where(CompatibilityChange.job_id == job_id).count())
-    assert created == 6 * len(ITEMS)
+    assert created == 6 * len(items)
 
 
 def test_a_worker_killed_mid_job_leaves_it_to_another_with_every_row_applied_once(app, client, run_db,
@@ -100,18 +105,16 @@ def test_a_worker_killed_mid_job_leaves_it_to_another_with_every_row_applied_onc
 
 
 def test_two_workers_share_one_jobs_items_without_conflict(app, client, run_db, many_items):
-    # Write transactions of a few items: the job's 30 small items would otherwise fit in the first
-    # worker's first few transactions, before the second worker polls the queue again.
-    workers = [Worker(app, BULK_BATCH_MS=5), Worker(app, BULK_BATCH_MS=5)]
+    workers = [Worker(app), Worker(app)]
     for worker in workers:
         worker.wait_ready()
     try:
-        job_id = upload(client, ROWS).get_json()["id"]
+        job_id = upload(client, SHARED_ROWS).get_json()["id"]
         wait_for(lambda: job(client, job_id)["status"] == "DONE")
     finally:
         for worker in workers:
             worker.stop()
-    assert_applied_once(client, run_db, job_id)
+    assert_applied_once(client, run_db, job_id, SHARED_ITEMS)
     assert all(worker.slices() > 0 for worker in workers), [w.slices() for w in workers]
-    assert sum(worker.slices() for worker in workers) == len(ITEMS)
+    assert sum(worker.slices() for worker in workers) == len(SHARED_ITEMS)
     assert not any("Traceback" in line for worker in workers for line in worker.lines)
