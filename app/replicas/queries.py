@@ -2,8 +2,10 @@
 
 # Whether the server is a standby, whether it has replayed all the WAL it received (then it lags
 # nothing, however old its last transaction: an idle primary writes none), and the age in ms of
-# the last transaction it replayed.
-LAG_SQL = ("SELECT pg_is_in_recovery(), pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn(), "
+# the last transaction it replayed. A standby just restarted reports as received the start of the
+# WAL segment it streams from, behind what it replayed; one that has not streamed yet, none.
+LAG_SQL = ("SELECT pg_is_in_recovery(), "
+           "coalesce(pg_last_wal_receive_lsn() <= pg_last_wal_replay_lsn(), pg_last_wal_receive_lsn() IS NULL), "
            "EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()) * 1000")
 
 
