@@ -12,6 +12,7 @@ from app.flask_app import ServiceFlask
 from app.http import compression, cors, hooks
 from app.http.ratelimit import limiter
 from app.http.smorest import Api
+from app.replicas import ReplicaSet
 from app.services.bulk import JobQueue, limits_for
 
 API_DESCRIPTION = """Vehicle-part compatibilities (fitment), fashion size charts, and the conventions
@@ -44,7 +45,7 @@ def create_app(config=None):
 
     database_url = app.config["DATABASE_URL"] or default_sqlite_url(app.instance_path)
     app.extensions["database_url"] = database_url  # what operator commands say they act on
-    install(make_database(database_url, app.config))
+    install(make_database(database_url, app.config), ReplicaSet.from_settings(app.config))
     app.extensions["bulk_queue"] = JobQueue.from_settings(app.config, database_url, limits_for(app.config))
 
     api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})

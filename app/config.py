@@ -124,6 +124,22 @@ class DatabaseUrl:
         return raw.strip()
 
 
+class ReplicaUrls:
+    """PostgreSQL URLs separated by commas: the read replicas (app/db_replicas.py)."""
+
+    accepted = "PostgreSQL URLs (postgresql://user@host:5432/name) separated by commas, or empty"
+
+    @staticmethod
+    def show(raw):
+        return ",".join(shown_url(url.strip()) for url in raw.split(","))
+
+    def parse(self, raw):
+        urls = tuple(url.strip() for url in raw.split(",") if url.strip())
+        if not all(re.match(r"postgres(ql)?://", url) for url in urls):
+            raise ValueError
+        return urls
+
+
 class QueueUrl:
     show = staticmethod(shown_url)
     accepted = "empty (beside the database), sqlite:///path, postgresql://user@host/name or redis://host:6379/0"
@@ -180,6 +196,11 @@ SETTINGS = (
     Setting("DB_MAX_CONNECTIONS", Whole(1), 8, "connection pool size per gunicorn worker"),
     Setting("DB_STALE_TIMEOUT_S", Whole(1), 300, "a pooled connection older than this is closed"),
     Setting("DB_PING_AFTER_IDLE_MS", Whole(), 500, "PostgreSQL: a pooled connection idle longer is pinged before use"),
+    # Hot standbys of DATABASE_URL (app/db_replicas.py): the reads a view declares reads="replica" go
+    # to one of them, unless it lags more than REPLICA_MAX_LAG_MS or does not answer.
+    Setting("DATABASE_REPLICA_URLS", ReplicaUrls(), (), "PostgreSQL hot standbys serving the public reads",
+            "empty"),
+    Setting("REPLICA_MAX_LAG_MS", Whole(), 1000, "a replica further behind the primary is skipped"),
     Setting("ACCESS_TOKEN_TTL_S", Whole(1), 21600, "lifetime of an access token"),
     Setting("REFRESH_TOKEN_TTL_S", Whole(1), 15552000, "lifetime of a refresh token (180 days)"),
     Setting("AUTHORIZATION_CODE_TTL_S", Whole(1), 600, "lifetime of an authorization code"),
@@ -275,6 +296,9 @@ def load_settings(environ=None, overrides=None):
         raise SettingsError(problems)
     settings.update({name: value for name, value in (overrides or {}).items()
                      if name not in BY_NAME or not isinstance(value, str)})
+    if settings["DATABASE_REPLICA_URLS"] and not re.match(r"postgres(ql)?://", settings["DATABASE_URL"] or ""):
+        raise SettingsError([f"DATABASE_REPLICA_URLS is set but DATABASE_URL={shown_url(settings['DATABASE_URL'])!r} "
+                             "is not PostgreSQL: replicas are hot standbys of a PostgreSQL primary"])
     return settings
 
 

@@ -7,13 +7,14 @@ from operator import itemgetter
 from urllib.parse import urlsplit
 
 import psycopg
-from peewee import DatabaseProxy, PostgresqlDatabase, Psycopg3Adapter, Value, _savepoint
+from peewee import PostgresqlDatabase, Psycopg3Adapter, Value, _savepoint
 from playhouse import db_url, pool
 from playhouse.pool import PooledSqliteDatabase
 
 from app.config import SettingsError, shown_url
+from app.db_route import RoutedDatabaseProxy
 
-db = DatabaseProxy()
+db = RoutedDatabaseProxy()
 
 
 def _null(value):
@@ -242,18 +243,23 @@ def make_database(url, settings):
                          "(use sqlite:///path or postgresql://user@host:port/name)"])
 
 
-def install(database):
-    """Make `database` the one `db` stands for, closing the connections of the one it replaces.
+def install(database, replicas=None):
+    """Make `database` the one `db` stands for, and `replicas` (app/replicas) its read replicas,
+    closing the connections of those they replace.
 
     A process builds one app, so only the tests replace a database: a pool dropped with its
     connections open left them to the garbage collector, which psycopg 3 reports (ResourceWarning,
     an error under pytest) where psycopg2 closed them silently."""
-    old = db.obj
+    old = db.primary
     if old is not None and old is not database:
         if hasattr(old, "close_all"):
             old.close_all()
         elif not old.is_closed():
             old.close()
+    if db.replicas is not None and db.replicas is not replicas:
+        db.replicas.close()
+    db.route(None)
+    db.replicas = replicas
     db.initialize(database)
 
 

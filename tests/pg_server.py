@@ -1,5 +1,6 @@
 """A PostgreSQL server of a test's own (initdb into a temporary folder, its own port), for faults
-that would disturb every other test on the machine's shared server: stopping it, freezing it."""
+that would disturb every other test on the machine's shared server: stopping it, freezing it; and
+hot standbys of one (the read replicas' tests)."""
 import contextlib
 import glob
 import os
@@ -27,9 +28,29 @@ def _as_postgres(argv):
 
 
 class Server:
-    def __init__(self, directory, process, port):
-        self.directory, self.process, self.port = directory, process, port
-        self.url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    def __init__(self, directory, data, options):
+        self.directory, self.data, self.options = directory, data, options
+        self.port, self.process = free_port(), None
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def start(self):
+        """Starts the server (again, on its port), and waits until it accepts connections."""
+        command = [_bin("postgres"), "-D", self.data, "-p", str(self.port), "-k", self.data,
+                   "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off"]
+        for option in self.options:
+            command += ["-c", option]
+        self.process = subprocess.Popen(_as_postgres(command), stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                psycopg.connect(self.url, connect_timeout=2).close()
+                return self
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    self.stop()
+                    raise
+                time.sleep(0.1)
 
     def database(self, name):
         with psycopg.connect(self.url, autocommit=True) as conn:
@@ -55,43 +76,69 @@ class Server:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGCONT)
 
+    def stop(self):
+        """A fast shutdown (SIGINT): its sessions are ended, and it no longer accepts connections."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.thaw()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGINT)
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(5)
 
-@contextlib.contextmanager
-def own_postgres():
+
+def _new_folder():
     directory = tempfile.mkdtemp(prefix="pgown_")
     os.chmod(directory, 0o755)  # the postgres user must reach its data folder
     data = os.path.join(directory, "data")
     os.mkdir(data, 0o700)
     if os.geteuid() == 0:
         shutil.chown(data, "postgres", "postgres")
-    process = server = None
+    return directory, data
+
+
+@contextlib.contextmanager
+def _running(directory, prepare, options):
+    """A server started on the data folder `prepare(data)` makes; stopped and removed at the end."""
+    server = None
     try:
-        subprocess.run(_as_postgres([_bin("initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-N",
-                                     "-E", "UTF8", "--locale=C"]), check=True, capture_output=True, timeout=120)
-        port = free_port()
-        process = subprocess.Popen(
-            _as_postgres([_bin("postgres"), "-D", data, "-p", str(port), "-k", data,
-                          "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off"]),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        server = Server(directory, process, port)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                psycopg.connect(server.url, connect_timeout=2).close()
-                break
-            except psycopg.OperationalError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise
-                time.sleep(0.1)
-        yield server
+        server = Server(directory, prepare(), options)
+        yield server.start()
     finally:
         if server is not None:
-            server.thaw()
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGINT)  # fast shutdown
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(5)
+            server.stop()
         shutil.rmtree(directory, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def own_postgres(options=()):
+    """A new server (initdb; its pg_hba trusts local connections, replication ones too); `options`
+    are more `-c name=value` settings."""
+    directory, data = _new_folder()
+
+    def initdb():
+        subprocess.run(_as_postgres([_bin("initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-N",
+                                     "-E", "UTF8", "--locale=C"]), check=True, capture_output=True, timeout=120)
+        return data
+
+    with _running(directory, initdb, options) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def own_standby(primary, options=()):
+    """A hot standby of `primary` (`pg_basebackup -R`: a copy of its data folder that streams its
+    changes from it), on a port of its own."""
+    directory, data = _new_folder()
+
+    def base_backup():
+        subprocess.run(_as_postgres([_bin("pg_basebackup"), "-R", "-D", data, "-h", "127.0.0.1",
+                                     "-p", str(primary.port), "-U", "postgres", "-c", "fast"]),
+                       check=True, capture_output=True, timeout=120)
+        return data
+
+    with _running(directory, base_backup, options) as server:
+        yield server

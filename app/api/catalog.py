@@ -18,7 +18,7 @@ blp = Blueprint("catalog", __name__, description="Currencies, sites, site search
 
 @blp.route("/currencies")
 class Currencies(MethodView):
-    @blp.read(CurrencySchema(many=True), auth="public", example=examples.CURRENCIES)
+    @blp.read(CurrencySchema(many=True), auth="public", reads="replica", example=examples.CURRENCIES)
     def get(self):
         """List the currencies"""
         return catalog.list_currencies()
@@ -26,7 +26,7 @@ class Currencies(MethodView):
 
 @blp.route("/currencies/<currency_id>")
 class CurrencyById(MethodView):
-    @blp.read(CurrencySchema, "currency_not_found", auth="public", example=examples.CURRENCY)
+    @blp.read(CurrencySchema, "currency_not_found", auth="public", reads="replica", example=examples.CURRENCY)
     def get(self, currency_id):
         """Read one currency"""
         return catalog.get_currency(currency_id)
@@ -34,7 +34,7 @@ class CurrencyById(MethodView):
 
 @blp.route("/sites")
 class Sites(MethodView):
-    @blp.read(SiteSchema(many=True), auth="public", example=examples.SITES)
+    @blp.read(SiteSchema(many=True), auth="public", reads="replica", example=examples.SITES)
     def get(self):
         """List the sites"""
         return catalog.list_sites()
@@ -42,7 +42,7 @@ class Sites(MethodView):
 
 @blp.route("/sites/<site_id>")
 class SiteById(MethodView):
-    @blp.read(SiteSchema, "site_not_found", auth="public", example=examples.SITE)
+    @blp.read(SiteSchema, "site_not_found", auth="public", reads="replica", example=examples.SITE)
     def get(self, site_id):
         """Read one site"""
         return catalog.get_site(site_id)
@@ -51,7 +51,8 @@ class SiteById(MethodView):
 @blp.route("/sites/<site_id>/search")
 class SiteSearch(MethodView):
     @blp.read(FitmentSearchResponseSchema, "invalid_category", "site_not_found", "product_not_found",
-              "unknown_attribute", auth="public", examples=fitment_examples.SEARCH_EXAMPLES)
+              "unknown_attribute", auth="public", reads="replica",
+              examples=fitment_examples.SEARCH_EXAMPLES)
     @blp.arguments(FitmentSearchQueryArgsSchema, location="query", as_kwargs=True)
     def get(self, site_id, limit, offset, sort, q=None, category=None, compatible_with=None,
             compatibility_filter=None):
@@ -73,7 +74,7 @@ class SiteSearch(MethodView):
 @blp.route("/catalog/dumps/domains/<site_id>/compatibilities")
 class CompatibilityDomainDump(MethodView):
     @blp.read(CompatibilityDomainEntrySchema(many=True), "site_not_found", auth="public",
-              example=catalog_examples.DOMAIN_DUMP)
+              reads="replica", example=catalog_examples.DOMAIN_DUMP)
     def get(self, site_id):
         """Dump the compatibility rules of a site's domains
 
@@ -101,7 +102,7 @@ class RestrictionValues(MethodView):
 @blp.route("/sites/<site_id>/domain_discovery/search")
 class DomainDiscoverySearch(MethodView):
     @blp.read(DomainPredictionSchema(many=True), "site_not_found", auth="public",
-              example=search_examples.DOMAIN_PREDICTIONS)
+              reads="replica", example=search_examples.DOMAIN_PREDICTIONS)
     @blp.arguments(DomainDiscoveryQuerySchema, location="query", as_kwargs=True)
     def get(self, site_id, q, limit):
         """Predict the domain and category of a listing from its title

@@ -27,7 +27,7 @@ blp = Blueprint("charts", __name__, description="Size charts (endpoints 22 to 26
 
 @blp.route("/catalog/charts/<site_id>/configurations/active_domains")
 class ChartActiveDomains(MethodView):
-    @blp.read(DomainListSchema, "config_not_found", example=examples.ACTIVE_DOMAINS)
+    @blp.read(DomainListSchema, "config_not_found", reads="replica", example=examples.ACTIVE_DOMAINS)
     def get(self, site_id):
         """List the domains active for size charts in a site
 
@@ -38,7 +38,8 @@ class ChartActiveDomains(MethodView):
 
 @blp.route("/domains/<domain_id>/technical_specs")
 class DomainTechnicalSpecs(MethodView):
-    @blp.read(TechnicalSheetSchema, "domain_not_found", "technical_specs_not_found", example=sheets.DOMAIN_SHEET)
+    @blp.read(TechnicalSheetSchema, "domain_not_found", "technical_specs_not_found", reads="replica",
+              example=sheets.DOMAIN_SHEET)
     def get(self, domain_id):
         """Read the technical specification sheet of a domain
 
@@ -47,7 +48,7 @@ class DomainTechnicalSpecs(MethodView):
         return charts.domain_sheet(domain_id)
 
     @blp.read(TechnicalSheetSchema, "missing_required_attributes", "domain_not_found", "chart_tech_specs_not_found",
-              example=sheets.CHART_SHEET)
+              reads="replica", example=sheets.CHART_SHEET)
     @blp.arguments(ChartSheetQuerySchema, location="query")
     @blp.arguments(ChartSheetRequestSchema, example=sheets.CHART_SHEET_REQUEST)
     def post(self, _query, body, domain_id):
@@ -78,7 +79,7 @@ class ChartSearch(MethodView):
 
 @blp.route("/catalog/charts/domains/search")
 class ChartDomainsSearch(MethodView):
-    @blp.read(DomainListSchema, "site_not_found", example=examples.DOMAINS_WITH_CHARTS)
+    @blp.read(DomainListSchema, "site_not_found", reads="replica", example=examples.DOMAINS_WITH_CHARTS)
     @blp.arguments(ChartDomainsSearchSchema, example=examples.DOMAINS_SEARCH_REQUEST)
     def post(self, body):
         """List the chart domains that have charts of a type

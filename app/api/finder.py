@@ -21,7 +21,7 @@ blp = Blueprint("finder", __name__, description="Vehicle finder: catalog domains
 
 @blp.route("/catalog_domains/<domain_id>")
 class CatalogDomain(MethodView):
-    @blp.read(CatalogDomainSchema, "not_found", example=examples.DOMAIN)
+    @blp.read(CatalogDomainSchema, "not_found", reads="replica", example=examples.DOMAIN)
     def get(self, domain_id):
         """Read a catalog domain and its attributes
 
@@ -35,7 +35,7 @@ class CatalogDomain(MethodView):
 @blp.route("/catalog_domains/<domain_id>/attributes/<attribute_id>/top_values")
 class TopValues(MethodView):
     @blp.read(TopValueSchema(many=True), "unknown_attribute", "repeated_attribute", "not_found",
-              example=examples.TOP_VALUES)
+              reads="replica", example=examples.TOP_VALUES)
     @blp.arguments(TopValuesArgsSchema, example=examples.TOP_VALUES_REQUEST)
     def post(self, args, domain_id, attribute_id):
         """Count the values of an attribute among the matching vehicles
@@ -50,7 +50,7 @@ class TopValues(MethodView):
 @blp.route("/catalog_compatibilities/products_search/chunks")
 class ProductSearch(MethodView):
     @blp.read(ProductPageSchema, "site_mismatch", "unknown_attribute", "repeated_attribute", "not_found",
-              example=examples.SEARCH)
+              reads="replica", example=examples.SEARCH)
     @blp.arguments(ProductSearchArgsSchema, example=examples.SEARCH_REQUEST)
     def post(self, args):
         """Search the vehicles that match the known attributes
@@ -65,7 +65,7 @@ class ProductSearch(MethodView):
 
 @blp.route("/products/<product_id>")
 class ProductById(MethodView):
-    @blp.read(ProductSchema, "not_found", example=examples.PRODUCT)
+    @blp.read(ProductSchema, "not_found", reads="replica", example=examples.PRODUCT)
     def get(self, product_id):
         """Read a catalog product
 

@@ -13,7 +13,7 @@ blp = Blueprint("fitment", __name__, description="Buyer fitment: does a listing 
 @blp.route("/items/<item_id>/check_compatibility")
 class ItemCompatibilityCheck(MethodView):
     @blp.read(CompatibilityCheckSchema, "invalid_item_id", "item_not_found", "product_not_found", "unknown_attribute",
-              auth="public", examples=examples.CHECK_EXAMPLES)
+              auth="public", reads="replica", examples=examples.CHECK_EXAMPLES)
     @blp.arguments(CheckCompatibilitySchema, examples=examples.CHECK_REQUEST_EXAMPLES)
     def post(self, body, item_id):
         """Check whether an item fits a vehicle

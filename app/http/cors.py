@@ -11,7 +11,7 @@ from flask_cors.core import ACL_REQUEST_METHOD, get_cors_headers, get_cors_optio
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
-from app.http.current import current_request
+from app.http.current import current_request, view_declaration
 
 # What browsers' clients send: the token, JSON, the conditional-write validators, the idempotency key.
 REQUEST_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key",
@@ -47,11 +47,8 @@ def _auth_of(method):
         endpoint, _ = current_app.create_url_adapter(request).match(request.path, method=method)
     except HTTPException:
         return None
-    view = current_app.view_functions.get(endpoint)
-    name = "get" if method == "HEAD" else method.lower()  # Flask serves HEAD with the GET view
-    function = getattr(getattr(view, "view_class", None), name, view)
     # A view without a declaration is treated as one that takes a token: the stricter answer.
-    return getattr(function, "auth_mode", "token")
+    return view_declaration(endpoint, method, "auth_mode", "token")
 
 
 def _headers(method):

@@ -6,7 +6,7 @@ the lookup. The hooks made many such lookups per request, and `app.db.db` (peewe
 DatabaseProxy, the same mechanism) more. A hook that takes the object
 once reads it directly after that.
 """
-from flask import g, request
+from flask import current_app, g, request
 
 
 def current_request():
@@ -17,3 +17,11 @@ def current_request():
 def current_g():
     """This request's `g` (flask.g without the proxy)."""
     return g._get_current_object()
+
+
+def view_declaration(endpoint, method, name, default):
+    """What the view serving `endpoint` and `method` declares as `name` (its auth, where it reads;
+    app/http/smorest.py), `default` when it declares nothing or there is no such view."""
+    view = current_app.view_functions.get(endpoint)
+    method = "get" if method == "HEAD" else method.lower()  # Flask serves HEAD with the GET view
+    return getattr(getattr(getattr(view, "view_class", None), method, view), name, default)

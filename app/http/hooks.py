@@ -7,7 +7,7 @@ from app.db import db
 from app.db_faults import describe_failure
 from app.errors import ApiError
 from app.http import bodies, cors, jsonp, options, reduction, request_id
-from app.http.current import current_request
+from app.http.current import current_request, view_declaration
 from app.json_input import JsonInputError, loads, might_hold_bad_text, printable, unstorable_values
 
 log = logging.getLogger("app.db")
@@ -45,8 +45,17 @@ def reject_nul_characters():
 
 
 def open_connection():
+    """The request's one routing decision: a view declared `reads="replica"` reads from a replica
+    when one is ready (app/replicas), any other request from the primary, opened here."""
+    if db.replicas is not None:
+        request = current_request()
+        if view_declaration(request.endpoint, request.method, "reads", "primary") == "replica":
+            replica = db.replicas.choose()
+            if replica is not None:
+                db.route(replica)
+                return
     try:
-        db.obj.connect(reuse_if_open=True)  # db.obj: see app/http/current.py
+        db.primary.connect(reuse_if_open=True)
     except Exception as exc:  # any driver's "cannot connect"
         # Logged with the request id, so the 503 in the access log leads to its cause here.
         log.error("database unavailable: %s", describe_failure(exc))
@@ -55,8 +64,13 @@ def open_connection():
 
 
 def close_connection(exc):
-    if not db.obj.is_closed():
-        db.obj.close()
+    replica = db.routed
+    if replica is not None:
+        db.route(None)
+        if not replica.is_closed():
+            replica.close()
+    if not db.primary.is_closed():
+        db.primary.close()
 
 
 def init_app(app):

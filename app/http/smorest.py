@@ -17,6 +17,7 @@ from app.http.auth import guard
 from app.http.bodies import LenientBodyParser
 from app.http.etag import OPTIONAL_IF_MATCH, ItemStateEtagMixin
 from app.http.jsonp import CALLBACK, CALLBACK_MAX_LENGTH
+from app.replicas import reads_from_replica
 from app.services.auth.ownership import checked_item
 from schemas.common import ErrorSchema
 
@@ -167,14 +168,21 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
             declared.append((400, "invalid_json"))  # app/http/bodies.read_json
         return lambda view: declare_errors(parse(view), *declared)
 
-    def auth(self, mode="token", *, invalid_status=401, owner=None, message=None, item=checked_item):
+    def auth(self, mode="token", *, reads="primary", invalid_status=401, owner=None, message=None,
+             item=checked_item):
         """Declares who may call the view: "public", or "token" (optionally with an
         `owner(view_kwargs, caller_id)` permission check; `message` fixes the refusal's text where
         the spec gives it). On a route with an item in its path, the view gets the item's row as
         `item`, which `item(item_id, row)` checks (app/http/auth.py, guard). Put it above the other
-        decorators so that a caller without a token learns that before anything else."""
+        decorators so that a caller without a token learns that before anything else.
+        `reads="replica"`: the view only reads data no caller owns, which a read replica may serve
+        (app/replicas); its token, if it takes one, is still checked on the primary."""
+        if reads not in ("primary", "replica"):
+            raise ValueError(f"unknown reads {reads!r}: primary or replica")
+        route = reads_from_replica if reads == "replica" else (lambda view: view)
         if mode == "public":
             def public(view):
+                view = route(view)
                 view.auth_mode = "public"  # read by app/http/cors.py
                 return self.doc(security=[])(view)
 
@@ -183,7 +191,7 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
             raise ValueError(f"unknown auth mode {mode!r}")
 
         def decorator(view):
-            wrapped = guard(view, invalid_status=invalid_status, owner=owner, message=message, item=item)
+            wrapped = guard(route(view), invalid_status=invalid_status, owner=owner, message=message, item=item)
             wrapped.auth_mode = "token"
             # What the item and owner checks raise is declared with the view's errors (the test of
             # the declarations follows them from here).
@@ -214,13 +222,13 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
             raise ValueError(f"unknown error codes {unknown}: add them to app.errors.CODES")
         return lambda view: declare_errors(view, *((STATUS[code], code) for code in codes))
 
-    def read(self, schema, *codes, auth="token", item=checked_item, **response_kwargs):
+    def read(self, schema, *codes, auth="token", reads="primary", item=checked_item, **response_kwargs):
         """A view that only reads (a GET, or a POST whose body is a query) and answers 200 `schema`:
-        `auth(auth, item=item)`, `errors(*codes)` and `response(200, schema, **response_kwargs)` in one, so the
-        document and OPTIONS are those of the three. Its `arguments` go below it, so that a caller
-        without a token hears that before any 400.
+        `auth(auth, reads=reads, item=item)`, `errors(*codes)` and `response(200, schema, **response_kwargs)`
+        in one, so the document and OPTIONS are those of the three. Its `arguments` go below it, so
+        that a caller without a token hears that before any 400.
         Writes, and views with an owner check, write their decorators out: those are worth reading."""
-        guard = self.auth(auth, item=item)
+        guard = self.auth(auth, reads=reads, item=item)
         declare, respond = self.errors(*codes), self.response(200, schema, **response_kwargs)
         return lambda view: guard(declare(respond(view)))
 
