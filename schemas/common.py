@@ -1,5 +1,17 @@
-"""What every area shares: the base of schemas that dump dicts, the error object, the paging
-arguments and the page envelope."""
+"""What every area shares: the base of schemas that dump dicts, the mark of a response schema, the
+error object, the paging arguments and the page envelope.
+
+**`required` in the document's responses.** A schema the server only dumps (a response body) is
+marked `Answer`: the OpenAPI document then lists each of its fields as `required`, for the server
+always answers it, except a field whose metadata gives `"optional"`, the case in which it is absent
+(`metadata={"optional": "only for a universal item"}`). A field that may be null says so with
+`allow_none=True` (the document's `nullable: true`). The mark is documentation only: it is read by
+the document's converter (app/http/smorest.py, `AnswerConverter`), never by marshmallow, so a
+schema that is also loaded accepts exactly what it accepted before. marshmallow's own
+`required=True` keeps its one meaning, "refused when missing from a request": it is not put on
+response fields, where nothing would check it. tests/documented.py validates every JSON answer of
+the test suite against the document, so a field marked required that an answer lacks fails a test.
+"""
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -15,6 +27,11 @@ class DictSchema(ma.Schema):
         if isinstance(obj, dict):
             return obj.get(attr, default)
         return super().get_attribute(obj, attr, default)
+
+
+class Answer:
+    """The mark of a response schema (see the module docstring): every field is documented as
+    required unless its metadata says when it is `optional`."""
 
 
 class DirectAccess:

@@ -5,6 +5,9 @@ creates its own database for the test session and drops it at the end. When Post
 unreachable those runs are skipped, unless REQUIRE_POSTGRES=1 (CI) makes that a failure.
 TEST_DATABASES=sqlite (or postgresql) narrows a local run to one backend.
 The plain helpers (bearer, assert_error, make_app...) are in tests/helpers.py.
+
+Every JSON answer a test gets is checked against the OpenAPI document (tests/documented.py): a
+mismatch fails the test.
 """
 import os
 import uuid
@@ -12,7 +15,23 @@ import uuid
 import pytest
 
 from app.db import connection, db
+from tests import documented
 from tests.helpers import BACKENDS, PG_ADMIN_URL, empty_schema, loaded_app, make_app, pg_admin, recorded_statements
+
+documented.install()
+
+
+def pytest_runtest_setup(item):
+    documented.reported()  # what earlier tests' teardowns answered is theirs
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    result = yield
+    mismatches = documented.reported()
+    if mismatches:
+        pytest.fail(mismatches, pytrace=False)
+    return result
 
 
 @pytest.fixture(scope="session")

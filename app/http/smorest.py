@@ -7,6 +7,8 @@ import re
 from copy import deepcopy
 
 import flask_smorest
+from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
+from apispec.ext.marshmallow.common import get_fields, resolve_schema_instance
 from flask import current_app
 from flask_smorest.etag import ETAG_HEADER, IF_NONE_MATCH_HEADER
 from flask_smorest.utils import prepare_response
@@ -19,7 +21,7 @@ from app.http.etag import OPTIONAL_IF_MATCH, ItemStateEtagMixin
 from app.http.jsonp import CALLBACK, CALLBACK_MAX_LENGTH
 from app.replicas import reads_from_replica
 from app.services.auth.ownership import checked_item
-from schemas.common import ErrorSchema
+from schemas.common import Answer, ErrorSchema
 
 BEARER = [{"bearerAuth": []}]
 
@@ -102,6 +104,24 @@ def operation_id(method, endpoint):
     return f"{method}_{re.sub(r'(?<!^)(?=[A-Z])', '_', endpoint).lower()}"
 
 
+class AnswerConverter(OpenAPIConverter):
+    """apispec's converter, which documents the fields of a response schema (marked
+    `schemas.common.Answer`) as required unless their metadata says when they are `optional`."""
+
+    def schema2jsonschema(self, schema):
+        jsonschema = super().schema2jsonschema(schema)
+        if isinstance(resolve_schema_instance(schema), Answer):
+            required = {field.data_key or name for name, field in get_fields(schema).items()
+                        if not field.load_only and "optional" not in field.metadata}
+            if required:
+                jsonschema["required"] = sorted(required | set(jsonschema.get("required", ())))
+        return jsonschema
+
+
+class AnswerPlugin(MarshmallowPlugin):
+    Converter = AnswerConverter
+
+
 class Api(flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
 
@@ -129,6 +149,7 @@ class Api(flask_smorest.Api):
 
     def init_app(self, app, *, spec_kwargs=None):
         spec_kwargs = {**(spec_kwargs or {})}
+        spec_kwargs.setdefault("marshmallow_plugin", AnswerPlugin())
         info = spec_kwargs.setdefault("info", {})
         info["description"] = info.get("description", "") + CONVENTIONS_DESCRIPTION
         super().init_app(app, spec_kwargs=spec_kwargs)

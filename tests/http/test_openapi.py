@@ -11,6 +11,7 @@ import jsonschema_rs
 import pytest
 
 from app.data.demo import DEMO_TOKENS, build_demo_bundle
+from tests.documented import json_schema, resolve
 from tests.helpers import bearer
 
 METHODS = ("get", "post", "put", "delete", "patch")
@@ -67,33 +68,6 @@ def operations(spec):
         for method, operation in item.items():
             if method in METHODS:
                 yield f"{method.upper()} {path}", operation
-
-
-def resolve(spec, node):
-    if isinstance(node, dict) and "$ref" in node:
-        _, section, kind, name = node["$ref"].split("/")
-        return resolve(spec, spec[section][kind][name])
-    return node
-
-
-def plain(node):
-    """OpenAPI 3.0 schema keywords as JSON Schema: `nullable` becomes a null branch, component $refs
-    point into `$defs` (so recursive schemas such as a sheet's nested components stay finite)."""
-    if isinstance(node, list):
-        return [plain(value) for value in node]
-    if not isinstance(node, dict):
-        return node
-    out = {key: plain(value) for key, value in node.items() if key not in ("nullable", "example", "examples")}
-    if "$ref" in out:
-        out["$ref"] = out["$ref"].replace("#/components/schemas/", "#/$defs/")
-    if node.get("nullable"):
-        return {"anyOf": [out, {"type": "null"}]}
-    return out
-
-
-def json_schema(spec, node):
-    definitions = {name: plain(schema) for name, schema in spec["components"]["schemas"].items()}
-    return {"$defs": definitions, "allOf": [plain(node)]}
 
 
 def media_examples(media):
