@@ -2,6 +2,8 @@
 import marshmallow as ma
 from marshmallow import fields
 
+from schemas.common import Answer
+
 
 class ClientIdField(fields.String):
     """The marketplace's application ids are numbers, and JSON clients send them as numbers."""
@@ -28,7 +30,7 @@ class TokenRequestSchema(ma.Schema):
     refresh_token = fields.String(metadata={"description": "refresh_token: single use"})
 
 
-class TokenSchema(ma.Schema):
+class TokenSchema(Answer, ma.Schema):
     access_token = fields.String(metadata={"description": "Send as Authorization: Bearer <access_token>"})
     token_type = fields.String(metadata={"description": "Always Bearer"})
     expires_in = fields.Integer(metadata={"description": "Seconds until the access token expires"})

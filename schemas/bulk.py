@@ -4,7 +4,7 @@ import re
 
 from marshmallow import ValidationError, fields, post_dump, validate, validates_schema
 
-from schemas.common import DictSchema, ErrorSchema, PagingQuerySchema, StrictSchema, page_envelope
+from schemas.common import Answer, DictSchema, ErrorSchema, PagingQuerySchema, StrictSchema, page_envelope
 from schemas.compat import (
     NOTE_MAX,
     FamilyElementSchema,
@@ -91,14 +91,14 @@ class BulkRowsSchema(StrictSchema):
     rows = fields.List(fields.Nested(BulkRowSchema), required=True, validate=validate.Length(min=1))
 
 
-class RowCountsSchema(DictSchema):
+class RowCountsSchema(Answer, DictSchema):
     total = fields.Integer(required=True, attribute="rows_total")
     done = fields.Integer(required=True, attribute="rows_done", metadata={"description": "ok + error; grows"})
     ok = fields.Integer(required=True, attribute="rows_ok")
     error = fields.Integer(required=True, attribute="rows_error")
 
 
-class ChangeCountsSchema(DictSchema):
+class ChangeCountsSchema(Answer, DictSchema):
     created = fields.Integer(required=True)
     updated = fields.Integer(required=True)
     deleted = fields.Integer(required=True)
@@ -111,12 +111,13 @@ class Itself(fields.Nested):
         return obj
 
 
-class BulkJobSchema(DictSchema):
+class BulkJobSchema(Answer, DictSchema):
     id = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(JOB_STATUSES))
     date_created = ChangeDateTime(required=True)
-    date_started = ChangeDateTime(metadata={"description": "When a consumer first took it"})
-    date_finished = ChangeDateTime()
+    date_started = ChangeDateTime(metadata={"optional": "until a consumer takes the job",
+                                            "description": "When a consumer first took it"})
+    date_finished = ChangeDateTime(metadata={"optional": "until the job ends"})
     rows = Itself(RowCountsSchema, required=True)
     compatibilities = Itself(ChangeCountsSchema, required=True, metadata={
         "description": "Compatibilities the job's rows created, updated and deleted"})
@@ -130,7 +131,7 @@ def _without_none(data, keys):
     return {k: v for k, v in data.items() if k not in keys or v is not None}
 
 
-class BulkRowResultSchema(DictSchema):
+class BulkRowResultSchema(Answer, DictSchema):
     row = fields.Integer(required=True, metadata={
         "description": "Position in `rows` or JSON Lines line (from 1); for CSV the item's first line "
                        "(the header is line 1)"})
@@ -139,7 +140,7 @@ class BulkRowResultSchema(DictSchema):
     created = fields.Integer(required=True)
     updated = fields.Integer(required=True)
     deleted = fields.Integer(required=True)
-    error = fields.Nested(ErrorSchema, metadata={
+    error = fields.Nested(ErrorSchema, metadata={"optional": "only for a row that failed",
         "description": "The error object the synchronous endpoint answers for the same problem; "
                        "`item_not_applied` for the other rows of an item whose row failed"})
 

@@ -2,10 +2,12 @@
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from schemas.common import Answer
+
 STATUSES = ("ENABLED", "DISABLED")
 
 
-class CategoryRuleSchema(ma.Schema):
+class CategoryRuleSchema(Answer, ma.Schema):
     id = fields.String(metadata={"description": "Category identifier", "example": "MLA1747"})
     required = fields.Boolean(metadata={"description": "true: compatibilities are mandatory in this category"})
     note_status = fields.String(validate=validate.OneOf(STATUSES),
@@ -16,7 +18,7 @@ class CategoryRuleSchema(ma.Schema):
                                      metadata={"description": "Whether universal compatibilities are allowed"})
 
 
-class CompatibleDomainSchema(ma.Schema):
+class CompatibleDomainSchema(Answer, ma.Schema):
     compatible_domain_id = fields.String(metadata={"description": "Domain the item can be made compatible with",
                                                    "example": "MLA-CARS_AND_VANS"})
     type = fields.String(metadata={"description": "Only EXTENSION supports loading compatibilities",
@@ -27,7 +29,7 @@ class CompatibleDomainSchema(ma.Schema):
                              metadata={"description": "Categories that support loading compatibilities"})
 
 
-class CompatibilityDomainEntrySchema(ma.Schema):
+class CompatibilityDomainEntrySchema(Answer, ma.Schema):
     domain_id = fields.String(metadata={"description": "Domain of the item side", "example": "MLA-BRAKE_PADS"})
     main = fields.Boolean(metadata={"description": "Whether the domain is a main one"})
     compatibilities = fields.List(fields.Nested(CompatibleDomainSchema),
@@ -41,17 +43,17 @@ class RestrictionValuesQuerySchema(ma.Schema):
                                         metadata={"description": "Item domain", "example": "MLA-BRAKE_PADS"})
 
 
-class RestrictionValueSchema(ma.Schema):
+class RestrictionValueSchema(Answer, ma.Schema):
     value_id = fields.String(metadata={"example": "13701104"})
     value_name = fields.String(metadata={"example": "Delantera"})
 
 
-class RestrictionAttributeValuesSchema(ma.Schema):
+class RestrictionAttributeValuesSchema(Answer, ma.Schema):
     attribute_id = fields.String(metadata={"description": "Restriction attribute", "example": "POSITION"})
     values = fields.List(fields.Nested(RestrictionValueSchema))
 
 
-class RestrictionValuesSchema(ma.Schema):
+class RestrictionValuesSchema(Answer, ma.Schema):
     attributes_values = fields.List(fields.Nested(RestrictionAttributeValuesSchema),
                                     metadata={"description": "Allowed restriction values; empty when the pair "
                                                              "has none"})

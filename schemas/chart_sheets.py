@@ -2,7 +2,7 @@
 import marshmallow as ma
 from marshmallow import fields
 
-from schemas.common import DictSchema, DirectAccess, StrictSchema
+from schemas.common import Answer, DictSchema, DirectAccess, StrictSchema
 from schemas.fields import Choice
 
 
@@ -47,18 +47,18 @@ class ChartSheetRequestSchema(StrictSchema):
         "description": "Every attribute tagged grid_template_required in the domain sheet, with its value"})
 
 
-class UnitSchema(DictSchema):
+class UnitSchema(Answer, DictSchema):
     id = fields.String()
     name = fields.String()
 
 
-class ValueSchema(DirectAccess, DictSchema):
+class ValueSchema(Answer, DirectAccess, DictSchema):
     id = IdField(allow_none=True)
     name = fields.String(allow_none=True)
     struct = fields.Raw(allow_none=True)
 
 
-class SheetAttributeSchema(DictSchema):
+class SheetAttributeSchema(Answer, DictSchema):
     id = fields.String()
     name = fields.String()
     value_type = fields.String(metadata={"description": "string, list, number_unit, grid_id or grid_row_id"})
@@ -71,14 +71,14 @@ class SheetAttributeSchema(DictSchema):
     units = fields.List(fields.Nested(UnitSchema))
 
 
-class UiConfigSchema(DictSchema):
+class UiConfigSchema(Answer, DictSchema):
     hint = fields.String()
     allow_custom_value = fields.Boolean()
     allow_filtering = fields.Boolean()
     max_allowed = fields.Integer(metadata={"description": "Most rows of a chart (GRID component)"})
 
 
-class ComponentSchema(DictSchema):
+class ComponentSchema(Answer, DictSchema):
     component = fields.String(metadata={"description": "COMBO, GRID_ROW_INPUT, GRID_INPUT, GRID, TEXT_OUTPUT, "
                                                        "TEXT_INPUT or NUMBER_UNIT_INPUT"})
     label = fields.String()
@@ -90,7 +90,7 @@ class ComponentSchema(DictSchema):
     components = fields.List(fields.Nested(lambda: ComponentSchema()), metadata={"description": "GRID only"})
 
 
-class GroupSchema(DictSchema):
+class GroupSchema(Answer, DictSchema):
     id = fields.String()
     label = fields.String()
     relevance = fields.Raw(metadata={"type": "number"})
@@ -99,10 +99,10 @@ class GroupSchema(DictSchema):
     components = fields.List(fields.Nested(ComponentSchema))
 
 
-class SheetInputSchema(DictSchema):
+class SheetInputSchema(Answer, DictSchema):
     groups = fields.List(fields.Nested(GroupSchema))
 
 
-class TechnicalSheetSchema(DictSchema):
+class TechnicalSheetSchema(Answer, DictSchema):
     input = fields.Nested(SheetInputSchema, metadata={"description": "The sheet's groups"})
     output = fields.Dict(metadata={"description": "Empty in the shapes the spec gives"})

@@ -3,7 +3,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from schemas.chart_sheets import AttributeInputSchema, ValueSchema
-from schemas.common import DictSchema, DirectAccess, StrictSchema, page_envelope
+from schemas.common import Answer, DictSchema, DirectAccess, StrictSchema, page_envelope
 from schemas.vocabulary import BRAND, CHART_TYPES, SPECIFIC, STANDARD
 
 MEASURE_TYPES = ["BODY_MEASURE", "CLOTHING_MEASURE"]
@@ -28,11 +28,11 @@ def chart_names(**kwargs):
                        **kwargs)
 
 
-class DomainIdSchema(DictSchema):
+class DomainIdSchema(Answer, DictSchema):
     domain_id = fields.String(metadata={"example": "MLA-SNEAKERS"})
 
 
-class DomainListSchema(DictSchema):
+class DomainListSchema(Answer, DictSchema):
     domains = fields.List(fields.Nested(DomainIdSchema))
 
 
@@ -56,19 +56,19 @@ class ChartSearchSchema(StrictSchema):
     main_attribute_id = fields.String(metadata={"description": "Only charts whose size is this attribute"})
 
 
-class ChartAttributeSchema(DirectAccess, DictSchema):
+class ChartAttributeSchema(Answer, DirectAccess, DictSchema):
     id = fields.String()
     name = fields.String(allow_none=True)
     values = fields.List(fields.Nested(ValueSchema))
 
 
-class ChartRowSchema(DirectAccess, DictSchema):
+class ChartRowSchema(Answer, DirectAccess, DictSchema):
     id = fields.String(metadata={"description": "<chart_id>:<n>", "example": "426237:1"})
     attributes = fields.List(fields.Nested(ChartAttributeSchema), metadata={
         "description": "The row's values, plus SIZE (the value of the chart's main attribute)"})
 
 
-class ChartSchema(DirectAccess, DictSchema):
+class ChartSchema(Answer, DirectAccess, DictSchema):
     id = fields.String()
     names = fields.Dict(keys=fields.String(), values=fields.String())
     domain_id = fields.String(metadata={"description": "Without site prefix"})
@@ -120,6 +120,6 @@ class ChartRenameSchema(StrictSchema):
     names = chart_names(required=True)
 
 
-class ChartDeletedSchema(ma.Schema):
+class ChartDeletedSchema(Answer, ma.Schema):
     id = fields.String()
     deleted = fields.Boolean()

@@ -129,7 +129,7 @@ class PagingQuerySchema(ma.Schema):
     offset = offset_argument(load_default=0)
 
 
-class PagingSchema(ma.Schema):
+class PagingSchema(Answer, ma.Schema):
     total = fields.Integer(required=True, metadata={"description": "Number of results in all pages"})
     offset = fields.Integer(required=True, metadata={"description": "Position of the first result"})
     limit = fields.Integer(required=True, metadata={"description": "Page size"})
@@ -151,4 +151,4 @@ def page_envelope(name, items_key, item_field, items_description, **others):
     declared.setdefault("paging", None)
     declared[items_key] = fields.List(item_field, attribute="items", metadata={"description": items_description})
     declared["paging"] = Inline(PagingSchema, metadata={"description": PAGING_DESCRIPTION})
-    return type(name, (DictSchema,), {"__doc__": f"A page of {items_key}.", **declared})
+    return type(name, (Answer, DictSchema), {"__doc__": f"A page of {items_key}.", **declared})

@@ -3,7 +3,7 @@
 import marshmallow as ma
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
-from schemas.common import DictSchema, PagingSchema, StrictSchema, limit_argument, offset_argument
+from schemas.common import Answer, DictSchema, PagingSchema, StrictSchema, limit_argument, offset_argument
 from schemas.fields import Choice
 from schemas.vocabulary import CREATION_SOURCES, DOMAIN_ID_PATTERN, ITEM_ID_PATTERN, PRODUCT_ID_PATTERN
 
@@ -207,57 +207,66 @@ class ExceptionCreateSchema(StrictSchema):
 # The answers.
 
 
-class CodedRestrictionValueSchema(DictSchema):
+class CodedRestrictionValueSchema(Answer, DictSchema):
     value_id = fields.String(metadata={"description": "Value id from endpoint 7"})
-    value_name = fields.String(allow_none=True, metadata={"description": "Value name from endpoint 7"})
-    value_code = fields.Integer(allow_none=True, metadata={"description": "Stable code (update and copy echoes)"})
+    value_name = fields.String(allow_none=True, metadata={"optional": "in the echo of a request that did not send it",
+                                                          "description": "Value name from endpoint 7"})
+    value_code = fields.Integer(allow_none=True, metadata={"optional": "when the value has no stored code",
+                                                           "description": "Stable code (update and copy echoes)"})
 
 
-class CodedRestrictionGroupSchema(DictSchema):
+class CodedRestrictionGroupSchema(Answer, DictSchema):
     values = fields.List(fields.Nested(CodedRestrictionValueSchema), metadata={
         "description": "Values of one alternative group"})
 
 
-class CodedRestrictionSchema(DictSchema):
+class CodedRestrictionSchema(Answer, DictSchema):
     attribute_id = fields.String(metadata={"description": "Restriction attribute, e.g. POSITION"})
-    attribute_code = fields.Integer(allow_none=True, metadata={"description": "Stable code (update and copy echoes)"})
+    attribute_code = fields.Integer(allow_none=True, metadata={"optional": "when the attribute has no stored code",
+                                                               "description": "Stable code (update and copy echoes)"})
     attribute_values = fields.List(fields.Nested(CodedRestrictionGroupSchema),
                                    metadata={"description": "Alternative groups of values"})
 
 
-class CompatReputationSchema(DictSchema):
+class CompatReputationSchema(Answer, DictSchema):
     level = fields.String(metadata={"description": "RED from the configured number of claims on, else GREEN"})
     claims_count = fields.Integer(metadata={"description": "Incompatibility claims on this vehicle"})
 
 
-class CompatibilityEntrySchema(DictSchema):
+class CompatibilityEntrySchema(Answer, DictSchema):
     id = fields.String(metadata={"description": "Compatibility id"})
     domain_id = fields.String(allow_none=True, metadata={"description": "Domain of the vehicle"})
     catalog_product_id = fields.String(allow_none=True, metadata={"description": "The vehicle (child product)"})
     catalog_product_name = fields.String(allow_none=True, metadata={"description": "The vehicle's name"})
     source = fields.String(metadata={"description": "SELLER (made through this API) or CATALOGO"})
-    note = fields.String(metadata={"description": "Shown to others than the seller once APPROVED or CHECKED"})
-    restrictions = fields.List(fields.Nested(CodedRestrictionSchema), metadata={"description": "Absent when none"})
-    reputation = fields.Nested(CompatReputationSchema, metadata={"description": "Absent without claims"})
+    note = fields.String(metadata={"optional": "without extended=true",
+                                   "description": "Shown to others than the seller once APPROVED or CHECKED"})
+    restrictions = fields.List(fields.Nested(CodedRestrictionSchema), metadata={
+        "optional": "when none, or without extended=true", "description": "Absent when none"})
+    reputation = fields.Nested(CompatReputationSchema, metadata={"optional": "without claims, or without extended=true",
+                                                                 "description": "Absent without claims"})
 
 
 class CompatibilityDetailSchema(CompatibilityEntrySchema):
-    note_status = fields.String(allow_none=True, metadata={
+    note_status = fields.String(allow_none=True, metadata={"optional": "unless the caller is the item's seller",
         "description": "PENDING, APPROVED or CHECKED; only for the item's seller"})
-    universal = fields.Boolean(metadata={"description": "Present (true) for the universal setting"})
+    universal = fields.Boolean(metadata={"optional": "unless the entry is the universal setting",
+                                         "description": "Present (true) for the universal setting"})
 
 
-class UniversalSchema(DictSchema):
+class UniversalSchema(Answer, DictSchema):
     id = fields.String(metadata={"description": "Id of the universal setting (DELETE it to remove the setting)"})
     domain_ids = fields.List(fields.String(), metadata={"description": "Top domains the item is compatible with"})
 
 
-class CompatibilityListSchema(DictSchema):
+class CompatibilityListSchema(Answer, DictSchema):
     products = fields.List(fields.Nested(CompatibilityEntrySchema), metadata={
         "description": "The item's compatibilities with vehicles ([] for a universal item)"})
     catalog_compatibilities_count = fields.Integer(metadata={"description": "Compatibilities of source CATALOGO"})
-    universal = fields.Nested(UniversalSchema, metadata={"description": "Only for a universal item"})
-    paging = fields.Nested(PagingSchema, metadata={"description": "Only when limit or offset is given"})
+    universal = fields.Nested(UniversalSchema, metadata={"optional": "unless the item is universal",
+                                                         "description": "Only for a universal item"})
+    paging = fields.Nested(PagingSchema, metadata={"optional": "unless limit or offset is given",
+                                                   "description": "Only when limit or offset is given"})
 
 
 class CompatibilityListQuerySchema(ma.Schema):
@@ -267,16 +276,19 @@ class CompatibilityListQuerySchema(ma.Schema):
     offset = offset_argument("Position of the first result (0 when only limit is given)")
 
 
-class CreatedCountSchema(DictSchema):
+class CreatedCountSchema(Answer, DictSchema):
     created_compatibilities_count = fields.Integer(metadata={
         "description": "Compatibilities added (products the item already had are not counted)"})
-    item_id = fields.String(metadata={"description": "Copy only: the item copied from"})
-    extended_information = fields.Boolean(metadata={"description": "Copy only"})
+    item_id = fields.String(metadata={"optional": "unless the request copied another item",
+                                      "description": "Copy only: the item copied from"})
+    extended_information = fields.Boolean(metadata={"optional": "unless the request copied another item",
+                                                    "description": "Copy only"})
     products = fields.List(fields.Nested(lambda: CopiedSchema()), metadata={
+        "optional": "unless the request copied another item",
         "description": "Copy only: the compatibilities written, restrictions with their codes"})
 
 
-class CopiedSchema(DictSchema):
+class CopiedSchema(Answer, DictSchema):
     id = fields.String(metadata={"description": "Id of the new compatibility"})
     catalog_product_id = fields.String(metadata={"description": "The vehicle"})
     domain_id = fields.String(metadata={"description": "Domain of the vehicle"})
@@ -287,6 +299,7 @@ class CopiedSchema(DictSchema):
 
 
 ECHOED = "The elements as sent, restrictions with attribute_code and value_code"
+ECHO = {"optional": "unless the request sent it", "description": ECHOED}
 
 
 def _echo_of(schema_class):
@@ -297,28 +310,34 @@ def _echo_of(schema_class):
     })
 
 
-class CreateEchoSchema(DictSchema):
-    products = fields.List(fields.Nested(_echo_of(ProductCreateElementSchema)), metadata={"description": ECHOED})
-    products_group = fields.List(fields.Nested(_echo_of(ProductsGroupSchema)), metadata={"description": ECHOED})
+class CreateEchoSchema(Answer, DictSchema):
+    products = fields.List(fields.Nested(_echo_of(ProductCreateElementSchema)), metadata=ECHO)
+    products_group = fields.List(fields.Nested(_echo_of(ProductsGroupSchema)), metadata=ECHO)
     products_families = fields.List(fields.Nested(_echo_of(FamilyCreateElementSchema)),
-                                    metadata={"description": ECHOED})
-    universal = fields.Boolean(metadata={"description": "Whether the section set the universal setting"})
-    item_to_copy = fields.Nested(CreatedCountSchema, metadata={"description": "What the copy wrote"})
+                                    metadata=ECHO)
+    universal = fields.Boolean(metadata={"optional": "unless the request sent it",
+                                         "description": "Whether the section set the universal setting"})
+    item_to_copy = fields.Nested(CreatedCountSchema, metadata={"optional": "unless the request sent it",
+                                                               "description": "What the copy wrote"})
 
 
-class SectionEchoSchema(DictSchema):
-    products = fields.List(fields.Nested(_echo_of(ProductElementSchema)), metadata={"description": ECHOED})
-    products_families = fields.List(fields.Nested(_echo_of(FamilyElementSchema)), metadata={"description": ECHOED})
-    universal = fields.Boolean(metadata={"description": "Whether the section removed the universal setting"})
+class SectionEchoSchema(Answer, DictSchema):
+    products = fields.List(fields.Nested(_echo_of(ProductElementSchema)), metadata=ECHO)
+    products_families = fields.List(fields.Nested(_echo_of(FamilyElementSchema)), metadata=ECHO)
+    universal = fields.Boolean(metadata={"optional": "unless the request sent it",
+                                         "description": "Whether the section removed the universal setting"})
 
 
-class CompatibilitiesPutEchoSchema(DictSchema):
-    create = fields.Nested(CreateEchoSchema, metadata={"description": "The create section as processed"})
-    update = fields.Nested(SectionEchoSchema, metadata={"description": "The update section as processed"})
-    delete = fields.Nested(SectionEchoSchema, metadata={"description": "The delete section as processed"})
+class CompatibilitiesPutEchoSchema(Answer, DictSchema):
+    create = fields.Nested(CreateEchoSchema, metadata={"optional": "unless the request sent it",
+                                                       "description": "The create section as processed"})
+    update = fields.Nested(SectionEchoSchema, metadata={"optional": "unless the request sent it",
+                                                        "description": "The update section as processed"})
+    delete = fields.Nested(SectionEchoSchema, metadata={"optional": "unless the request sent it",
+                                                        "description": "The delete section as processed"})
 
 
-class DeletedSchema(DictSchema):
+class DeletedSchema(Answer, DictSchema):
     deleted_compatibilities = fields.List(fields.String(), attribute="ids",
                                           metadata={"description": "Ids of the deleted entries"})
 
@@ -330,20 +349,22 @@ class TrueFalse(fields.String):
         return None if value is None else ("true" if value else "false")
 
 
-class ExtendedCheckSchema(DictSchema):
+class ExtendedCheckSchema(Answer, DictSchema):
     note = TrueFalse(metadata={"description": "\"true\" when the category accepts notes"})
     restrictions = TrueFalse(metadata={"description": "\"true\" when the category accepts restrictions"})
 
 
-class NoteSchema(DictSchema):
+class NoteSchema(Answer, DictSchema):
     note = fields.String(metadata={"description": "The note; \"\" when none is visible to the caller"})
 
 
-class CompatibilityExceptionSchema(DictSchema):
-    item_id = fields.String(metadata={"description": "The item (answer of the report)"})
+class CompatibilityExceptionSchema(Answer, DictSchema):
+    item_id = fields.String(metadata={"optional": "in the read (only the report answers it)",
+                                      "description": "The item (answer of the report)"})
     has_exception = fields.Boolean(metadata={"description": "true only while the item has no compatibility"})
-    comment = fields.String(metadata={"description": "The reported comment (answer of the report)"})
+    comment = fields.String(metadata={"optional": "in the read (only the report answers it)",
+                                      "description": "The reported comment (answer of the report)"})
 
 
-class FamilyCountResultSchema(DictSchema):
+class FamilyCountResultSchema(Answer, DictSchema):
     count = fields.Integer(metadata={"description": "Number of child products the family selects"})

@@ -2,6 +2,8 @@
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from schemas.common import Answer
+
 PREDICTOR_LIMIT_DEFAULT = 4
 PREDICTOR_LIMIT_MAX = 10
 
@@ -15,7 +17,7 @@ class DomainDiscoveryQuerySchema(ma.Schema):
                                  f"at most {PREDICTOR_LIMIT_MAX})"})
 
 
-class DomainPredictionSchema(ma.Schema):
+class DomainPredictionSchema(Answer, ma.Schema):
     domain_id = fields.String(metadata={"example": "MLA-SNEAKERS"})
     domain_name = fields.String(metadata={"example": "Zapatillas"})
     category_id = fields.String(allow_none=True, metadata={"example": "MLA109027"})

@@ -3,14 +3,14 @@ and products (F4)."""
 import marshmallow as ma
 from marshmallow import fields, validate, validates_schema
 
-from schemas.common import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_OFFSET_MAX, StrictSchema, page_envelope
+from schemas.common import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_OFFSET_MAX, Answer, StrictSchema, page_envelope
 
 TOP_VALUES_LIMIT_DEFAULT, TOP_VALUES_LIMIT_MAX = 50, 1000
 SORT_ORDERS = ("ASC", "DESC")
 MAX_VALUE_IDS = 200
 
 
-class DomainAttributeSchema(ma.Schema):
+class DomainAttributeSchema(Answer, ma.Schema):
     id = fields.String(metadata={"example": "BRAND"})
     name = fields.String(metadata={"example": "Marca"})
     value_type = fields.String(metadata={"description": "list, string, number…", "example": "list"})
@@ -19,7 +19,7 @@ class DomainAttributeSchema(ma.Schema):
     relevance = fields.Integer(metadata={"description": "1 primary, 2 secondary, 3 optional", "example": 1})
 
 
-class CatalogDomainSchema(ma.Schema):
+class CatalogDomainSchema(Answer, ma.Schema):
     id = fields.String(metadata={"example": "MLA-CARS_AND_VANS"})
     name = fields.String(metadata={"example": "Autos y camionetas"})
     site_id = fields.String(metadata={"example": "MLA"})
@@ -52,7 +52,7 @@ class TopValuesArgsSchema(StrictSchema):
                                  f"at most {TOP_VALUES_LIMIT_MAX})"})
 
 
-class TopValueSchema(ma.Schema):
+class TopValueSchema(Answer, ma.Schema):
     id = fields.String(allow_none=True, metadata={"example": "62109"})
     name = fields.String(allow_none=True, metadata={"example": "Gol"})
     metric = fields.Integer(metadata={"description": "Child products that match and carry the value"})
@@ -81,25 +81,25 @@ class ProductSearchArgsSchema(StrictSchema):
     sort = fields.Nested(SortSchema, metadata={"description": "By the attribute's value name; default by id"})
 
 
-class ProductValueSchema(ma.Schema):
+class ProductValueSchema(Answer, ma.Schema):
     id = fields.String(allow_none=True, metadata={"example": "60249"})
     name = fields.String(allow_none=True, metadata={"example": "Volkswagen"})
 
 
-class ProductAttributeSchema(ma.Schema):
+class ProductAttributeSchema(Answer, ma.Schema):
     id = fields.String(metadata={"example": "BRAND"})
     name = fields.String(metadata={"example": "Marca"})
     values = fields.List(fields.Nested(ProductValueSchema))
 
 
-class FinderProductSchema(ma.Schema):
+class FinderProductSchema(Answer, ma.Schema):
     id = fields.String(metadata={"example": "MLA15903638"})
     name = fields.String()
     parent_id = fields.String(allow_none=True, metadata={"description": "null for a parent product"})
     attributes = fields.List(fields.Nested(ProductAttributeSchema))
 
 
-class ProductSchema(ma.Schema):
+class ProductSchema(Answer, ma.Schema):
     id = fields.String(metadata={"example": "MLA15903638"})
     name = fields.String()
     domain_id = fields.String(metadata={"example": "MLA-CARS_AND_VANS"})

@@ -5,7 +5,7 @@ import re
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from schemas.common import DictSchema, StrictSchema
+from schemas.common import Answer, DictSchema, StrictSchema
 from schemas.compat import CodedRestrictionSchema
 from schemas.search import SearchQueryArgsSchema, SearchResponseSchema, SearchResultSchema
 
@@ -70,14 +70,16 @@ class FitmentSearchQueryArgsSchema(SearchQueryArgsSchema):
             raise ma.ValidationError("Missing data for required field.", field_name="q")
 
 
-class ResultCompatibilitySchema(DictSchema):
+class ResultCompatibilitySchema(Answer, DictSchema):
     status = fields.String(metadata={"description": "COMPATIBLE: fits every vehicle meant; UNDETERMINED: "
                                                     "fits only some (more attributes are needed to tell)",
                                      "enum": list(STATUSES)})
-    note = fields.String(metadata={"description": "The moderated note of the compatibility (one vehicle "
+    note = fields.String(metadata={"optional": "when none is approved, or several vehicles are meant",
+                                   "description": "The moderated note of the compatibility (one vehicle "
                                                   "meant); absent when none or not yet approved"})
     restrictions = fields.List(fields.Nested(CodedRestrictionSchema),
-                               metadata={"description": "Position restrictions (one vehicle meant); absent when none"})
+                               metadata={"optional": "when none, or several vehicles are meant",
+                                         "description": "Position restrictions (one vehicle meant); absent when none"})
 
 
 class FittingResultSchema(SearchResultSchema):
@@ -118,15 +120,17 @@ class CheckCompatibilitySchema(StrictSchema):
                 raise ma.ValidationError(f"attribute {attribute_id} is repeated", field_name=f"attributes.{n}.id")
 
 
-class CompatibilityCheckSchema(DictSchema):
+class CompatibilityCheckSchema(Answer, DictSchema):
     compatibility_status = fields.String(metadata={"enum": list(CHECK_STATUSES),
                                                    "description": "COMPATIBLE, NOT_COMPATIBLE, or UNDETERMINED "
                                                                   "when it fits only some of the vehicles meant"})
-    product_ids = fields.List(fields.String(), metadata={
+    product_ids = fields.List(fields.String(), metadata={"optional": "when NOT_COMPATIBLE",
         "description": "The vehicles meant that the item fits (at most 50); absent when NOT_COMPATIBLE"})
-    note = fields.String(metadata={"description": "Moderated note, when exactly one vehicle is meant"})
+    note = fields.String(metadata={"optional": "unless exactly one vehicle is meant and it has a moderated note",
+                                   "description": "Moderated note, when exactly one vehicle is meant"})
     restrictions = fields.List(fields.Nested(CodedRestrictionSchema),
-                               metadata={"description": "Restrictions, when exactly one vehicle is meant"})
+                               metadata={"optional": "unless exactly one vehicle is meant and it has restrictions",
+                                         "description": "Restrictions, when exactly one vehicle is meant"})
 
     @ma.post_dump
     def _drop_absent(self, data, **kwargs):

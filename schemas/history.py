@@ -5,7 +5,7 @@ import datetime
 from marshmallow import fields, post_dump, validate
 
 from schemas.bundle_fields import Id, one_of
-from schemas.common import PagingQuerySchema, StrictSchema, page_envelope
+from schemas.common import Answer, PagingQuerySchema, StrictSchema, page_envelope
 from schemas.vocabulary import COMPATIBILITY_SOURCES
 
 ACTIONS = ("CREATE", "UPDATE", "DELETE")
@@ -42,15 +42,18 @@ def _without_absent(data, keys):
     return {k: v for k, v in data.items() if not (k in keys and v in (None, False))}
 
 
-class FromToSchema(StrictSchema):
+class FromToSchema(Answer, StrictSchema):
     before = fields.Raw(data_key="from", allow_none=True, metadata={"description": "Value before the change"})
     after = fields.Raw(data_key="to", allow_none=True, metadata={"description": "Value after the change"})
 
 
-class ChangesSchema(StrictSchema):
-    note = fields.Nested(FromToSchema, metadata={"description": "The note (null: none)"})
-    note_status = fields.Nested(FromToSchema, metadata={"description": "Its moderation: PENDING, APPROVED, CHECKED"})
-    restrictions = fields.Nested(FromToSchema, metadata={"description": "The restriction list (null: none)"})
+class ChangesSchema(Answer, StrictSchema):
+    note = fields.Nested(FromToSchema, metadata={"optional": "when the note did not change",
+                                                 "description": "The note (null: none)"})
+    note_status = fields.Nested(FromToSchema, metadata={"optional": "when the note's status did not change",
+                                                        "description": "Its moderation: PENDING, APPROVED, CHECKED"})
+    restrictions = fields.Nested(FromToSchema, metadata={"optional": "when the restrictions did not change",
+                                                         "description": "The restriction list (null: none)"})
 
     @post_dump
     def _drop_unchanged(self, data, **kwargs):
@@ -85,11 +88,12 @@ def flat_actor(actor):
     return {"user_id": actor.user_id, "client_id": actor.client_id, "kind": actor.kind}
 
 
-class ActorSchema(StrictSchema):
+class ActorSchema(Answer, StrictSchema):
     user_id = fields.Integer(required=True, allow_none=True,
                              metadata={"description": "The user whose token made it (null for an import)"})
     client_id = fields.String(allow_none=True, validate=validate.Length(max=64),
-                              metadata={"description": "The application, when the token was issued to one"})
+                              metadata={"optional": "when the token was issued to no application",
+                                        "description": "The application, when the token was issued to one"})
     kind = fields.String(required=True, validate=one_of(ACTOR_KINDS),
                          metadata={"description": "API, IMPORT (catalog import), OPERATOR (operator command) "
                                                    "or BULK (a bulk job's row)"})
@@ -99,25 +103,30 @@ class ActorSchema(StrictSchema):
         return _without_absent(data, ("client_id",))
 
 
-class ChangeSchema(StrictSchema):
+class ChangeSchema(Answer, StrictSchema):
     id = fields.Integer(required=True, strict=True, metadata={"description": "Grows in commit order"})
     date_created = ChangeDateTime(required=True, metadata={"description": "When the change was committed"})
     action = fields.String(required=True, validate=one_of(ACTIONS),
                            metadata={"description": "CREATE, UPDATE or DELETE"})
     compatibility_id = fields.String(required=True, validate=validate.Length(min=1, max=36))
     product_id = fields.String(allow_none=True, validate=validate.Length(max=40),
-                               metadata={"description": "The vehicle; absent for the universal setting"})
-    universal = fields.Boolean(load_default=False, metadata={"description": "true for the universal setting"})
+                               metadata={"optional": "for the universal setting",
+                                         "description": "The vehicle; absent for the universal setting"})
+    universal = fields.Boolean(load_default=False, metadata={"optional": "unless the change is the universal setting's",
+                                                             "description": "true for the universal setting"})
     source = fields.String(allow_none=True, validate=one_of(COMPATIBILITY_SOURCES),
                            metadata={"description": "SELLER or CATALOGO"})
-    creation_source = fields.String(allow_none=True, validate=validate.Length(max=30))
-    changes = FastNested(ChangesSchema, flat_changes, allow_none=True, metadata={
+    creation_source = fields.String(allow_none=True, validate=validate.Length(max=30),
+                                    metadata={"optional": "when none was given"})
+    changes = FastNested(ChangesSchema, flat_changes, allow_none=True, metadata={"optional": "for a CREATE or DELETE",
         "description": "Before and after of what changed: the note, its status, the restrictions"})
     actor = FastNested(ActorSchema, flat_actor, required=True)
     request_id = fields.String(allow_none=True, validate=validate.Length(max=128),
-                               metadata={"description": "X-Request-Id of the request that made it"})
+                               metadata={"optional": "for a change made outside a request",
+                                         "description": "X-Request-Id of the request that made it"})
     job_id = fields.String(allow_none=True, validate=validate.Length(max=36),
-                           metadata={"description": "The bulk job whose row made it (actor BULK)"})
+                           metadata={"optional": "unless a bulk job's row made it",
+                                     "description": "The bulk job whose row made it (actor BULK)"})
 
     @post_dump
     def _drop_absent(self, data, **kwargs):

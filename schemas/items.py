@@ -5,7 +5,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from schemas.bundle import ITEM_STATUSES
-from schemas.common import DictSchema, DirectAccess, PagingQuerySchema, StrictSchema, page_envelope
+from schemas.common import Answer, DictSchema, DirectAccess, PagingQuerySchema, StrictSchema, page_envelope
 
 SEARCH_TAGS = ("incomplete_compatibilities", "pending_compatibilities")
 CARD_FILTERS = ("REPUTATION", "SUGGESTED")
@@ -22,13 +22,13 @@ class UtcDateTime(fields.DateTime):
         return value.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-class AttributeValueSchema(DirectAccess, ma.Schema):
+class AttributeValueSchema(Answer, DirectAccess, ma.Schema):
     id = fields.String(allow_none=True)
     name = fields.String(allow_none=True)
     struct = fields.Raw(allow_none=True)
 
 
-class ItemAttributeSchema(DirectAccess, DictSchema):
+class ItemAttributeSchema(Answer, DirectAccess, DictSchema):
     """A stored attribute: every key is answered, null (values: []) when the seller left it out."""
     id = fields.String(dump_default=None, metadata={"example": "HAS_COMPATIBILITIES"})
     name = fields.String(allow_none=True, dump_default=None, metadata={"example": "Tiene compatibilidades"})
@@ -38,7 +38,7 @@ class ItemAttributeSchema(DirectAccess, DictSchema):
     value_type = fields.String(allow_none=True, dump_default=None, metadata={"example": "boolean"})
 
 
-class ItemSchema(DirectAccess, ma.Schema):
+class ItemSchema(Answer, DirectAccess, ma.Schema):
     id = fields.String(metadata={"description": "Item identifier", "example": "MLA100"})
     site_id = fields.String(metadata={"description": "Site of the listing", "example": "MLA"})
     title = fields.String(metadata={"description": "Title of the listing"})
@@ -93,7 +93,8 @@ ItemSearchSchema = page_envelope(
                                                     "answers it)", "example": "1001"}),
     query=fields.String(allow_none=True, metadata={"description": "Free-text query; always null here"}),
     filters=fields.Dict(metadata={"description": "The filters applied: tags, status, has_compatibilities"}),
-    scroll_id=fields.String(metadata={"description": "search_type=scan only: send it back for the next page"}))
+    scroll_id=fields.String(metadata={"optional": "unless search_type=scan",
+                                      "description": "search_type=scan only: send it back for the next page"}))
 
 
 class SummaryRequestSchema(StrictSchema):
@@ -107,7 +108,7 @@ class SummaryRequestSchema(StrictSchema):
                                                  "a repeated id once"})
 
 
-class SummarySchema(ma.Schema):
+class SummarySchema(Answer, ma.Schema):
     item_id = fields.String(metadata={"description": "Item identifier"})
     item_title = fields.String(metadata={"description": "Title of the item"})
     compatibilities_count = fields.Integer(metadata={"description": "Compatibilities counted (universal counts 1)"})
@@ -128,7 +129,7 @@ class CardsRequestSchema(StrictSchema):
         metadata={"description": "REPUTATION and/or SUGGESTED; one card per filter with a quantity above zero"})
 
 
-class CardSchema(ma.Schema):
+class CardSchema(Answer, ma.Schema):
     title = fields.String(metadata={"description": "Display text with the quantity, in the site's language",
                                     "example": "Tienes 3 sugerencias de compatibilidad"})
     subtitle = fields.String(metadata={"description": "Display text: what to do"})

@@ -2,14 +2,14 @@
 notifications and the pages of a user's changes."""
 from marshmallow import Schema, fields, validate
 
-from schemas.common import PagingQuerySchema, PagingSchema
+from schemas.common import Answer, PagingQuerySchema, PagingSchema
 from schemas.history import ChangeSchema
 
 ITEMS_COMPATIBILITIES, BULK_JOBS = "items_compatibilities", "bulk_jobs"
 TOPICS = (ITEMS_COMPATIBILITIES, BULK_JOBS)
 
 
-class ApplicationSchema(Schema):
+class ApplicationSchema(Answer, Schema):
     """N1: never the client secret."""
     id = fields.String(attribute="client_id", metadata={"example": "5501"})
     owner_id = fields.Integer()
@@ -25,7 +25,7 @@ class ApplicationUpdateSchema(Schema):
     topics = fields.List(fields.String(validate=validate.OneOf(TOPICS)), validate=validate.Length(max=len(TOPICS)))
 
 
-class NotificationSchema(Schema):
+class NotificationSchema(Answer, Schema):
     """The real marketplace's body, also what N3 lists."""
     _id = fields.String(attribute="id", data_key="_id")
     resource = fields.String()
@@ -42,7 +42,7 @@ class MissedFeedsQuerySchema(PagingQuerySchema):
     topic = fields.String(validate=validate.OneOf(TOPICS))
 
 
-class MissedFeedsSchema(Schema):
+class MissedFeedsSchema(Answer, Schema):
     messages = fields.List(fields.Nested(NotificationSchema))
     paging = fields.Nested(PagingSchema)
 
@@ -58,7 +58,7 @@ class FeedRecordSchema(ChangeSchema):
     item_id = fields.String()
 
 
-class ChangesPageSchema(Schema):
+class ChangesPageSchema(Answer, Schema):
     results = fields.List(fields.Nested(FeedRecordSchema), metadata={"description": "Oldest first"})
     next_after = fields.String(metadata={"description": "Send it as `after` for the next page (also when "
                                                         "this page is empty: changes may commit later)"})

@@ -2,7 +2,7 @@
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from schemas.common import Inline, PagingQuerySchema, page_envelope
+from schemas.common import Answer, Inline, PagingQuerySchema, page_envelope
 
 Q_MAX_LENGTH = 200
 SORT_IDS = ("relevance", "price_asc", "price_desc")
@@ -34,12 +34,12 @@ class SearchQueryArgsSchema(PagingQuerySchema):
     )
 
 
-class SearchSellerSchema(ma.Schema):
+class SearchSellerSchema(Answer, ma.Schema):
     """The seller of an item row: its `seller_id`."""
     id = fields.Integer(attribute="seller_id", metadata={"description": "Seller's user id"})
 
 
-class SearchResultSchema(ma.Schema):
+class SearchResultSchema(Answer, ma.Schema):
     id = fields.String(metadata={"description": "Item id", "example": "MLA100"})
     site_id = fields.String()
     title = fields.String()
@@ -54,18 +54,18 @@ class SearchResultSchema(ma.Schema):
     status = fields.String(metadata={"description": "Always active: only active items are searched"})
 
 
-class SearchSortSchema(ma.Schema):
+class SearchSortSchema(Answer, ma.Schema):
     id = fields.String(metadata={"description": "Value of the `sort` argument", "example": "price_asc"})
     name = fields.String(metadata={"description": "Label in the site's language", "example": "Menor precio"})
 
 
-class FilterValueSchema(ma.Schema):
+class FilterValueSchema(Answer, ma.Schema):
     id = fields.String(metadata={"description": "Value of the filter's argument", "example": "MLA1747"})
     name = fields.String(allow_none=True)
     results = fields.Integer(metadata={"description": "Matching items with this value (available filters)"})
 
 
-class SearchFilterSchema(ma.Schema):
+class SearchFilterSchema(Answer, ma.Schema):
     id = fields.String(metadata={"description": "Name of the filter's query argument", "example": "category"})
     name = fields.String(metadata={"example": "Categorías"})
     type = fields.String(metadata={"example": "text"})

@@ -2,9 +2,10 @@
 import marshmallow as ma
 from marshmallow import fields
 
+from schemas.common import Answer
 
-class UserSchema(ma.Schema):
-    # Not `required`: `attributes` reduction may leave any of them out, as in every answer.
+
+class UserSchema(Answer, ma.Schema):
     id = fields.Integer(metadata={"description": "User id (a seller's is its seller_id)"})
     nickname = fields.String(metadata={"description": "Public name"})
     site_id = fields.String(allow_none=True, metadata={"description": "Site the user is registered in"})

@@ -5,12 +5,13 @@ from flask.views import MethodView
 from app.db import ping
 from app.http.smorest import Blueprint
 from app.readiness import require_current_schema
+from schemas.common import Answer
 from schemas.examples import common as examples
 
 blp = Blueprint("health", __name__, description="Liveness and database health")
 
 
-class HealthSchema(ma.Schema):
+class HealthSchema(Answer, ma.Schema):
     status = ma.fields.String(metadata={"description": "ok when the service can serve requests"})
     database = ma.fields.String(metadata={"description": "ok when a query on the database answered"})
 
