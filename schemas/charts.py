@@ -58,7 +58,7 @@ class ChartSearchSchema(StrictSchema):
 
 class ChartAttributeSchema(Answer, DirectAccess, DictSchema):
     id = fields.String()
-    name = fields.String(allow_none=True)
+    name = fields.String(allow_none=True, metadata={"optional": "when the chart's bundle or request gave none"})
     values = fields.List(fields.Nested(ValueSchema))
 
 

@@ -293,8 +293,10 @@ class CopiedSchema(Answer, DictSchema):
     catalog_product_id = fields.String(metadata={"description": "The vehicle"})
     domain_id = fields.String(metadata={"description": "Domain of the vehicle"})
     creation_source = fields.String(metadata={"description": "As in the copied item"})
-    note = fields.String(metadata={"description": "Copied note (extended_information), PENDING again"})
+    note = fields.String(metadata={"optional": "without extended_information, or when the copied entry has none",
+                                   "description": "Copied note (extended_information), PENDING again"})
     restrictions = fields.List(fields.Nested(CodedRestrictionSchema), metadata={
+        "optional": "without extended_information, or when the copied entry has none",
         "description": "Copied restrictions with their codes"})
 
 

@@ -84,7 +84,8 @@ class ResultCompatibilitySchema(Answer, DictSchema):
 
 class FittingResultSchema(SearchResultSchema):
     compatibility = fields.Nested(ResultCompatibilitySchema,
-                                  metadata={"description": "How the item fits the vehicle searched"})
+                                  metadata={"optional": "unless compatible_with or compatibility_filter is given",
+                                            "description": "How the item fits the vehicle searched"})
 
 
 class FitmentSearchResponseSchema(SearchResponseSchema):

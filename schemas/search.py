@@ -62,7 +62,8 @@ class SearchSortSchema(Answer, ma.Schema):
 class FilterValueSchema(Answer, ma.Schema):
     id = fields.String(metadata={"description": "Value of the filter's argument", "example": "MLA1747"})
     name = fields.String(allow_none=True)
-    results = fields.Integer(metadata={"description": "Matching items with this value (available filters)"})
+    results = fields.Integer(metadata={"optional": "in the filters applied",
+                                       "description": "Matching items with this value (available filters)"})
 
 
 class SearchFilterSchema(Answer, ma.Schema):

@@ -11,6 +11,7 @@ import jsonschema_rs
 import pytest
 
 from app.data.demo import DEMO_TOKENS, build_demo_bundle
+from schemas.examples import items as examples
 from tests.documented import json_schema, resolve
 from tests.helpers import bearer
 
@@ -151,8 +152,9 @@ def test_validator_rejects_an_example_of_the_wrong_shape(spec):
     """Guards the check above: the resolver must not turn schemas into accept-anything."""
     schema = json_schema(spec, {"$ref": "#/components/schemas/Token"})
     assert not jsonschema_rs.validator_for(schema).is_valid({"expires_in": "soon"})
-    nullable = json_schema(spec, {"$ref": "#/components/schemas/Item"})
-    assert jsonschema_rs.validator_for(nullable).is_valid({"official_store_id": None})
+    item = jsonschema_rs.validator_for(json_schema(spec, {"$ref": "#/components/schemas/Item"}))
+    assert item.is_valid({**examples.ITEM, "official_store_id": None})
+    assert not item.is_valid({key: value for key, value in examples.ITEM.items() if key != "official_store_id"})
 
 
 def first_example(media):
