@@ -301,7 +301,6 @@ class CopiedSchema(Answer, DictSchema):
 
 
 ECHOED = "The elements as sent, restrictions with attribute_code and value_code"
-ECHO = {"optional": "unless the request sent it", "description": ECHOED}
 
 
 def _echo_of(schema_class):
@@ -312,31 +311,25 @@ def _echo_of(schema_class):
     })
 
 
-class CreateEchoSchema(Answer, DictSchema):
-    products = fields.List(fields.Nested(_echo_of(ProductCreateElementSchema)), metadata=ECHO)
-    products_group = fields.List(fields.Nested(_echo_of(ProductsGroupSchema)), metadata=ECHO)
+class CreateEchoSchema(DictSchema):
+    products = fields.List(fields.Nested(_echo_of(ProductCreateElementSchema)), metadata={"description": ECHOED})
+    products_group = fields.List(fields.Nested(_echo_of(ProductsGroupSchema)), metadata={"description": ECHOED})
     products_families = fields.List(fields.Nested(_echo_of(FamilyCreateElementSchema)),
-                                    metadata=ECHO)
-    universal = fields.Boolean(metadata={"optional": "unless the request sent it",
-                                         "description": "Whether the section set the universal setting"})
-    item_to_copy = fields.Nested(CreatedCountSchema, metadata={"optional": "unless the request sent it",
-                                                               "description": "What the copy wrote"})
+                                    metadata={"description": ECHOED})
+    universal = fields.Boolean(metadata={"description": "Whether the section set the universal setting"})
+    item_to_copy = fields.Nested(CreatedCountSchema, metadata={"description": "What the copy wrote"})
 
 
-class SectionEchoSchema(Answer, DictSchema):
-    products = fields.List(fields.Nested(_echo_of(ProductElementSchema)), metadata=ECHO)
-    products_families = fields.List(fields.Nested(_echo_of(FamilyElementSchema)), metadata=ECHO)
-    universal = fields.Boolean(metadata={"optional": "unless the request sent it",
-                                         "description": "Whether the section removed the universal setting"})
+class SectionEchoSchema(DictSchema):
+    products = fields.List(fields.Nested(_echo_of(ProductElementSchema)), metadata={"description": ECHOED})
+    products_families = fields.List(fields.Nested(_echo_of(FamilyElementSchema)), metadata={"description": ECHOED})
+    universal = fields.Boolean(metadata={"description": "Whether the section removed the universal setting"})
 
 
-class CompatibilitiesPutEchoSchema(Answer, DictSchema):
-    create = fields.Nested(CreateEchoSchema, metadata={"optional": "unless the request sent it",
-                                                       "description": "The create section as processed"})
-    update = fields.Nested(SectionEchoSchema, metadata={"optional": "unless the request sent it",
-                                                        "description": "The update section as processed"})
-    delete = fields.Nested(SectionEchoSchema, metadata={"optional": "unless the request sent it",
-                                                        "description": "The delete section as processed"})
+class CompatibilitiesPutEchoSchema(DictSchema):
+    create = fields.Nested(CreateEchoSchema, metadata={"description": "The create section as processed"})
+    update = fields.Nested(SectionEchoSchema, metadata={"description": "The update section as processed"})
+    delete = fields.Nested(SectionEchoSchema, metadata={"description": "The delete section as processed"})
 
 
 class DeletedSchema(Answer, DictSchema):

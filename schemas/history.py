@@ -47,13 +47,10 @@ class FromToSchema(Answer, StrictSchema):
     after = fields.Raw(data_key="to", allow_none=True, metadata={"description": "Value after the change"})
 
 
-class ChangesSchema(Answer, StrictSchema):
-    note = fields.Nested(FromToSchema, metadata={"optional": "when the note did not change",
-                                                 "description": "The note (null: none)"})
-    note_status = fields.Nested(FromToSchema, metadata={"optional": "when the note's status did not change",
-                                                        "description": "Its moderation: PENDING, APPROVED, CHECKED"})
-    restrictions = fields.Nested(FromToSchema, metadata={"optional": "when the restrictions did not change",
-                                                         "description": "The restriction list (null: none)"})
+class ChangesSchema(StrictSchema):
+    note = fields.Nested(FromToSchema, metadata={"description": "The note (null: none)"})
+    note_status = fields.Nested(FromToSchema, metadata={"description": "Its moderation: PENDING, APPROVED, CHECKED"})
+    restrictions = fields.Nested(FromToSchema, metadata={"description": "The restriction list (null: none)"})
 
     @post_dump
     def _drop_unchanged(self, data, **kwargs):
