@@ -148,9 +148,11 @@ class Api(flask_smorest.Api):
         errors.init_app(self._app)
 
     def init_app(self, app, *, spec_kwargs=None):
-        spec_kwargs = {**(spec_kwargs or {})}
+        # Those given to the constructor too: flask-smorest merges them under these, key by key, so an
+        # `info` of ours alone would replace theirs (the API's description).
+        spec_kwargs = {**self._spec_kwargs, **(spec_kwargs or {})}
         spec_kwargs.setdefault("marshmallow_plugin", AnswerPlugin())
-        info = spec_kwargs.setdefault("info", {})
+        info = spec_kwargs["info"] = {**spec_kwargs.get("info", {})}
         info["description"] = info.get("description", "") + CONVENTIONS_DESCRIPTION
         super().init_app(app, spec_kwargs=spec_kwargs)
         for name, parameter in CONVENTION_PARAMETERS.items():

@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from app import API_DESCRIPTION
 from tests.bundles import SELLER, TOKENS, base_bundle
 from tests.helpers import assert_error, bearer, make_app
 from tests.http import probe_api
@@ -266,6 +267,7 @@ def test_openapi_documents_jsonp_and_attributes_once(client):
     parameters = spec["components"]["parameters"]
     assert parameters["callback"]["in"] == "query" and parameters["attributes"]["in"] == "query"
     description = spec["info"]["description"]
+    assert description.startswith(API_DESCRIPTION)
     assert "`callback`" in description and "text/javascript" in description and "`attributes`" in description
 
 
