@@ -51,6 +51,18 @@ def test_one_notification_per_item_and_commit(client, subscribe, pump, receiver)
     assert len({b["_id"] for b in receiver.bodies()}) == 2
 
 
+def test_each_commit_notifies_once_the_outbox_was_emptied(client, subscribe, pump, receiver):
+    # SQLite gives a new row the table's highest id plus one: an event written once the worker has
+    # emptied the outbox must not take the id of one already delivered and be dropped as its repeat.
+    subscribe(receiver.url)
+    for item_id in ("MLA100", "MLA101", "MLA102"):
+        add_vehicle(client, item_id)
+        assert pump() == (1, 1)
+    assert [b["resource"] for b in receiver.bodies()] == [f"/items/{i}/compatibilities"
+                                                          for i in ("MLA100", "MLA101", "MLA102")]
+    assert len({b["_id"] for b in receiver.bodies()}) == 3
+
+
 def test_only_subscribed_topics_and_the_sellers_applications(client, subscribe, pump, receiver):
     subscribe(receiver.url, ["bulk_jobs"])
     add_vehicle(client)

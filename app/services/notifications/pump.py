@@ -73,7 +73,7 @@ def fan_out():
             subscribers = _subscribers(topic, {u for u in users.values() if u is not None})
             for event in mine:
                 for app in subscribers.get(users[event], ()):
-                    rows.append({"id": _notification_id(event.id, app.client_id), "event_id": event.id,
+                    rows.append({"id": _notification_id(event, app.client_id), "event_id": event.id,
                                  "application_id": app.client_id, "topic": topic,
                                  "resource": resource_of(topic, event.subject), "user_id": users[event],
                                  "received": event.date_created, "next_at": event.date_created})
@@ -83,9 +83,11 @@ def fan_out():
     return len(events)
 
 
-def _notification_id(event_id, client_id):
-    """Stable and unique: a second worker fanning out the same event makes the same ids."""
-    return hashlib.sha256(f"{event_id}:{client_id}".encode()).hexdigest()[:32]
+def _notification_id(event, client_id):
+    """Stable: a second worker fanning out the same event makes the same ids. Unique even where an
+    event id comes back once every notification of the first one is purged (SQLite): its time is in it."""
+    return hashlib.sha256(f"{event.id}:{event.date_created.isoformat()}:{event.subject}:{client_id}"
+                          .encode()).hexdigest()[:32]
 
 
 def retry_delay(attempts):
