@@ -46,7 +46,10 @@ def _serve(port, path):
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):  # noqa: N802 (http.server's name)
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            try:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            except ValueError:  # a delivery its deadline cut while sending: a failed attempt, retried
+                return
             with open(path, "a", encoding="utf-8") as out:
                 out.write(f"{time.monotonic()} {body['resource']}\n")
             self.send_response(200)
