@@ -251,8 +251,7 @@ def _deadline_ms(settings):
 
 
 def deadline_connector(url, settings):
-    """A function opening a connection to the PostgreSQL `url` bounded as the pool's are (timeouts and
-    DeadlineConnection's deadline), for connections made outside it (the task queue's storage)."""
+    """Opens connections to `url` bounded as the pool's are, outside it (the task queue's storage)."""
     params = _with_timeouts(psycopg.conninfo.conninfo_to_dict(url), settings)
     deadline_ms = _deadline_ms(settings)
 
