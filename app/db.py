@@ -64,10 +64,10 @@ class DeadlineConnection(psycopg.Connection):
     deadline_s = None
 
     def wait(self, gen, interval=0.1, timeout=None):
-        if timeout is None:
-            timeout = self.deadline_s
-        try:
+        if timeout is not None or self.deadline_s is None:  # a wait of the caller's own (notifies())
             return super().wait(gen, interval, timeout)
+        try:
+            return super().wait(gen, interval, self.deadline_s)
         except psycopg.errors._WaitTimeout:  # psycopg's own timeout error is private; ours is not
             self.pgconn.finish()
             raise DatabaseDeadlineExceeded(
@@ -216,16 +216,7 @@ def make_database(url, settings):
         params = db_url.parse(url)
         if not params.get("database"):
             raise SettingsError([f"DATABASE_URL={shown_url(url)!r} names no database (postgresql://user@host:port/name)"])
-        params.setdefault("connect_timeout", settings["DB_CONNECT_TIMEOUT_S"])
-        # Set by the server at connect time, so no request runs without them; options in the URL
-        # come last and win. JIT off: our statements are short, and PostgreSQL compiles one whenever
-        # its estimated cost passes jit_above_cost, which correlated subqueries' estimates do: the
-        # items' recount after an import's chunk then spent most of its time compiling the plan rather
-        # than running it.
-        statement_timeout_ms = settings["DB_STATEMENT_TIMEOUT_MS"]
-        params["options"] = (f"-c statement_timeout={statement_timeout_ms} "
-                             f"-c lock_timeout={settings['DB_LOCK_TIMEOUT_MS']} -c jit=off "
-                             + params.get("options", "")).strip()
+        _with_timeouts(params, settings)
         return PooledPostgresqlDatabase(
             **params,
             # psycopg 3: it prepares a statement on the server from its fifth run on a connection, and
@@ -235,12 +226,41 @@ def make_database(url, settings):
             max_connections=settings["DB_MAX_CONNECTIONS"],
             stale_timeout=settings["DB_STALE_TIMEOUT_S"],
             ping_after_idle_ms=settings["DB_PING_AFTER_IDLE_MS"],
-            deadline_ms=statement_timeout_ms and statement_timeout_ms + DEADLINE_MARGIN_MS,
+            deadline_ms=_deadline_ms(settings),
         )
     if scheme.startswith("postgresql+") or scheme.startswith("postgres+"):
         return db_url.connect(url, autoconnect=False, prefer_psycopg3=True)
     raise SettingsError([f"DATABASE_URL: unsupported database scheme {scheme!r} "
                          "(use sqlite:///path or postgresql://user@host:port/name)"])
+
+
+def _with_timeouts(params, settings):
+    """`params` with the connect timeout and the server's timeouts, set at connect time so no statement
+    runs without them (options in the URL come last and win). JIT off: PostgreSQL compiled the plan of
+    the items' recount after an import's chunk (a correlated subquery's cost) longer than it ran."""
+    params.setdefault("connect_timeout", settings["DB_CONNECT_TIMEOUT_S"])
+    params["options"] = (f"-c statement_timeout={settings['DB_STATEMENT_TIMEOUT_MS']} "
+                         f"-c lock_timeout={settings['DB_LOCK_TIMEOUT_MS']} -c jit=off "
+                         + params.get("options", "")).strip()
+    return params
+
+
+def _deadline_ms(settings):
+    """The client's deadline: the server's statement_timeout and a margin (none without one)."""
+    return settings["DB_STATEMENT_TIMEOUT_MS"] and settings["DB_STATEMENT_TIMEOUT_MS"] + DEADLINE_MARGIN_MS
+
+
+def deadline_connector(url, settings):
+    """Opens connections to `url` bounded as the pool's are, outside it (the task queue's storage)."""
+    params = _with_timeouts(psycopg.conninfo.conninfo_to_dict(url), settings)
+    deadline_ms = _deadline_ms(settings)
+
+    def connect():
+        conn = DeadlineConnection.connect(**params)
+        conn.deadline_s = deadline_ms / 1000 if deadline_ms else None
+        return conn
+
+    return connect
 
 
 def install(database, replicas=None):

@@ -2,6 +2,7 @@
 local receiver that records what it is posted, and a pump pass run as a worker would."""
 import http.server
 import json
+import socket
 import threading
 import time
 
@@ -50,9 +51,47 @@ class Receiver:
         self.server.server_close()
 
 
+class TricklingReceiver:
+    """A server on 127.0.0.1 that takes a request and answers 200 one byte per `pause_s`: each
+    receive of its client gets a byte well within any socket timeout."""
+
+    ANSWER = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX-Padding: " + b"." * 64 + b"\r\n\r\n"
+
+    def __init__(self, pause_s=0.1):
+        self.pause_s, self.requests = pause_s, 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/hook"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            with conn:
+                self.requests += 1
+                conn.recv(65536)
+                try:
+                    for byte in self.ANSWER:
+                        conn.sendall(bytes([byte]))
+                        time.sleep(self.pause_s)
+                except OSError:  # the client gave up
+                    pass
+
+    def close(self):
+        self.listener.close()
+
+
 @pytest.fixture
 def receiver():
     yield from serving(Receiver())
+
+
+@pytest.fixture
+def trickling_receiver():
+    yield from serving(TricklingReceiver())
 
 
 @pytest.fixture

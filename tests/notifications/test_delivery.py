@@ -1,12 +1,14 @@
 """Deliveries: the body and topics, the Standard Webhooks signature (verified by its library),
 retries with `attempts` and a stable `_id`, missed feeds (N3), and nothing for a write that rolled back."""
 import datetime
+import time
 
 import pytest
 import standardwebhooks
 
 from app.models import Notification, NotificationEvent
 from app.services.history import state
+from app.services.notifications import delivery
 from app.services.notifications import pump as pump_module
 from tests.bulk.conftest import upload
 from tests.notifications.conftest import AUTH, add_vehicle
@@ -47,6 +49,18 @@ def test_one_notification_per_item_and_commit(client, subscribe, pump, receiver)
     pump()
     assert [b["resource"] for b in receiver.bodies()] == ["/items/MLA100/compatibilities"] * 2
     assert len({b["_id"] for b in receiver.bodies()}) == 2
+
+
+def test_each_commit_notifies_once_the_outbox_was_emptied(client, subscribe, pump, receiver):
+    # SQLite gives a new row the table's highest id plus one: an event written once the worker has
+    # emptied the outbox must not take the id of one already delivered and be dropped as its repeat.
+    subscribe(receiver.url)
+    for item_id in ("MLA100", "MLA101", "MLA102"):
+        add_vehicle(client, item_id)
+        assert pump() == (1, 1)
+    assert [b["resource"] for b in receiver.bodies()] == [f"/items/{i}/compatibilities"
+                                                          for i in ("MLA100", "MLA101", "MLA102")]
+    assert len({b["_id"] for b in receiver.bodies()}) == 3
 
 
 def test_only_subscribed_topics_and_the_sellers_applications(client, subscribe, pump, receiver):
@@ -134,6 +148,25 @@ def test_a_slow_receiver_times_out_and_does_not_hold_the_others(client, subscrib
     assert took < 1.5  # both posted side by side, each cut at the 500 ms deadline
     errors = run_db(lambda: [n.last_error for n in Notification.select()])
     assert all(e and "timed out" in e for e in errors), errors
+
+
+def test_a_trickling_answer_is_cut_at_the_deadline_of_the_whole_delivery(trickling_receiver):
+    started = time.monotonic()
+    error = delivery.post(trickling_receiver.url, b"{}", {}, 0.5, allow_private=True)
+    took = time.monotonic() - started
+    assert error and "timed out" in error, error
+    assert 0.45 <= took < 0.7, took  # the answer would take seconds, a byte at a time
+
+
+def test_a_trickling_receiver_counts_a_failed_attempt(client, subscribe, pump, trickling_receiver, run_db):
+    subscribe(trickling_receiver.url)
+    add_vehicle(client)
+    started = time.monotonic()
+    assert pump() == (1, 1)
+    assert time.monotonic() - started < 1.5
+    [notification] = run_db(lambda: list(Notification.select()))
+    assert (notification.status, notification.attempts) == ("PENDING", 1)
+    assert "timed out" in notification.last_error
 
 
 def test_the_demo_receiver_verifies_what_a_worker_posts(client, subscribe, pump):

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import huey
 
-from app.db import connection
+from app.db import connection, deadline_connector
 from app.services.bulk.run import sweep, work_on_job
 from app.services.notifications import worker as notifications_worker
 
@@ -30,15 +30,18 @@ def queue_url(settings, database_url):
     return database_url
 
 
-def make_huey(url, name, busy_timeout_s):
+def make_huey(url, name, settings):
     scheme = urlsplit(url).scheme
     # No result store: a task's outcome is the job's row, which J2 reads.
     if scheme == "sqlite":
         path = url[len("sqlite:///"):]
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        return huey.SqliteHuey(name, filename=path, results=False, timeout=busy_timeout_s)
+        return huey.SqliteHuey(name, filename=path, results=False, timeout=settings["SQLITE_BUSY_TIMEOUT_MS"] / 1000)
     if scheme in ("postgres", "postgresql"):
-        return huey.PostgresHuey(name, dsn=url.replace("postgres://", "postgresql://", 1), results=False)
+        # Bounded as the service's own connections are: a frozen server fails a worker's poll or
+        # J1's enqueue within the deadline, never hangs it.
+        connect = deadline_connector(url.replace("postgres://", "postgresql://", 1), settings)
+        return huey.PostgresHuey(name, connection=connect, results=False)
     if scheme in ("redis", "rediss", "unix"):
         return huey.RedisHuey(name, url=url, results=False)
     raise ValueError(f"QUEUE_URL: unsupported scheme {scheme!r} (sqlite:///path, postgresql://..., redis://...)")
@@ -64,7 +67,7 @@ class JobQueue:
         return self._huey
 
     def _build(self):
-        queue = make_huey(self.url, self.settings["QUEUE_NAME"], self.settings["SQLITE_BUSY_TIMEOUT_MS"] / 1000)
+        queue = make_huey(self.url, self.settings["QUEUE_NAME"], self.settings)
         self._run = queue.task(name="bulk.run_job")(self._run_job)
         queue.periodic_task(huey.crontab(), name="bulk.sweep")(self.sweep)
         notifications_worker.register(queue, self.settings)  # notifications ride on the same workers

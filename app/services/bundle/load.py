@@ -210,9 +210,14 @@ def load_orders(records, ctx):
 
 
 def load_claims(records, ctx):
+    """Answers the orders whose claims changed in number (a claim new, or moved to another order):
+    the reputation the compatibility list shows counts them, the reason and date it does not."""
+    stored = dict(select_in(Claim, ["id", "order"], "id", [r["id"] for r in records]))
     upsert(Claim, ["id", "order", "reason", "date_created"],
            [(r["id"], r["order_id"], r["reason"], r.get("date_created")) for r in records], ["id"],
            keep_when_missing=("date_created",))
+    moved = [(stored.get(r["id"]), r["order_id"]) for r in records if stored.get(r["id"]) != r["order_id"]]
+    return sorted({order_id for pair in moved for order_id in pair if order_id is not None})
 
 
 def load_chart_domains(records, ctx):

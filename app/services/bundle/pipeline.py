@@ -58,9 +58,6 @@ def _write(sections, problems, failed):
         if sections.get(section.name):
             section.load(sections[section.name], ctx)
     refreshed = _refresh_derived_state(sections, item_ids)
-    for section in SECTIONS:
-        if section.after is not None and sections.get(section.name):
-            section.after(sections[section.name])
     _mark_catalog_changed(sections)
     return _analyze_after_bulk_load(sections, refreshed)
 

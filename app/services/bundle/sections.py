@@ -83,8 +83,7 @@ class Section:
       load, and locked before it); `every_item`: the section may change any item's.
     - `feeds_predictor`: what the category predictor learns from, or the chart search keeps per
       worker; an import of it makes a new catalog version.
-    - `vacuumed`: the tables a large load of it VACUUMs after commit (PostgreSQL).
-    - `after(records)` runs once every section is written."""
+    - `vacuumed`: the tables a large load of it VACUUMs after commit (PostgreSQL)."""
     name: str
     schema: type
     load: Callable
@@ -98,7 +97,6 @@ class Section:
     every_item: bool = False
     feeds_predictor: bool = False
     vacuumed: tuple = ()
-    after: Callable | None = None
 
 
 def _load_history(records, ctx):
@@ -109,9 +107,10 @@ def _export_history():
     return history.export_history()
 
 
-def _touch_claimed_items(records):
-    # A claim changes the reputation the compatibility list shows, so its ETag (H2).
-    history.touch_claimed_items([r["order_id"] for r in records])
+def _load_claims(records, ctx):
+    # A claim changes the reputation the compatibility list shows, so its ETag (H2) and its
+    # notification: only where the import changed the claims, so a re-import notifies nobody.
+    history.touch_claimed_items(load.load_claims(records, ctx))
 
 
 SITE, DOMAIN = Ref("site_id", "site"), Ref("domain_id", "domain")
@@ -159,8 +158,8 @@ SECTIONS = (
     Section("orders", schemas.BundleOrderSchema, load.load_orders, export.orders, key=("id",),
             references=(Ref("item_id", "item"), Ref("snapshot.product_id", "product", required=False)),
             lookup=Lookup("order", Order, ("item_id",))),
-    Section("claims", schemas.BundleClaimSchema, load.load_claims, export.claims, key=("id",),
-            references=(Ref("order_id", "order"),), after=_touch_claimed_items),
+    Section("claims", schemas.BundleClaimSchema, _load_claims, export.claims, key=("id",),
+            references=(Ref("order_id", "order"),)),
     Section("chart_domains", schemas.BundleChartDomainSchema, load.load_chart_domains, export.chart_domains,
             key=("site_id", "domain_id"), references=(SITE, Ref("domain_id", "domain", same_site=True)),
             feeds_predictor=True),

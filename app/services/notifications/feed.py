@@ -9,7 +9,12 @@ a page holds only records whose transaction is older than every transaction stil
 (xid < pg_snapshot_xmin of the reading statement's snapshot): all of those have ended, so every one
 that committed is visible in that same snapshot. The cursor is (xid, id), and any record that becomes
 visible later belongs to a transaction at or above that xmin, so it sorts after every record already
-read: no gap and no repeat. The price: a page waits for the oldest running transaction to end."""
+read: no gap and no repeat. The price: a page waits for the oldest running transaction to end.
+
+The order is by transaction id, not commit order: a transaction that took its id first (an import
+locking its items one by one, a bulk job's batch) sorts first even when it changed an item after a
+younger transaction did. Within an item, record ids are commit order (taken under the item's lock,
+held until commit), which is what a consumer rebuilding state orders by (README, N4)."""
 from app.db import db, is_postgres
 from app.services.history.reads import to_record
 from app.services.notifications import queries

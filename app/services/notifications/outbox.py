@@ -1,8 +1,10 @@
 """The transactional outbox: events written in the transaction of the change they describe, so a
 change that rolls back notifies nobody and one that commits is notified even if every process dies
 right after the commit."""
-from app.db import db
-from app.models.notifications import BULK_JOBS, ITEMS_COMPATIBILITIES, NotificationEvent
+from peewee import fn
+
+from app.db import db, is_postgres
+from app.models.notifications import BULK_JOBS, ITEMS_COMPATIBILITIES, Notification, NotificationEvent
 
 
 def _written_in_this_transaction(topic, subjects):
@@ -17,16 +19,35 @@ def _written_in_this_transaction(topic, subjects):
     return fresh
 
 
+def _next_id():
+    """SQLite: the id after every event still waiting or already fanned out. SQLite gives a new row
+    the table's highest id plus one, so once a worker has emptied the outbox the next event would take
+    the id of one already turned into notifications, and its own would be dropped as repeats of those
+    (PostgreSQL's sequence never gives an id twice: None there). One writer at a time on SQLite, so
+    no other transaction takes the same ids."""
+    if is_postgres():
+        return None
+    return max(NotificationEvent.select(fn.MAX(NotificationEvent.id)).scalar() or 0,
+               Notification.select(fn.MAX(Notification.event_id)).scalar() or 0) + 1
+
+
+def _insert(rows):
+    first = _next_id()
+    if first is not None:
+        rows = [{**row, "id": first + n} for n, row in enumerate(rows)]
+    for start in range(0, len(rows), 500):
+        NotificationEvent.insert_many(rows[start:start + 500]).execute()
+
+
 def items_changed(item_ids):
     """Called wherever an item's compatibility state changes (history.state.touch): API, bulk, import,
     operator and moderation writes alike."""
     fresh = _written_in_this_transaction(ITEMS_COMPATIBILITIES, dict.fromkeys(item_ids))
-    for start in range(0, len(fresh), 500):
-        NotificationEvent.insert_many([{"topic": ITEMS_COMPATIBILITIES, "subject": item_id}
-                                       for item_id in fresh[start:start + 500]]).execute()
+    if fresh:
+        _insert([{"topic": ITEMS_COMPATIBILITIES, "subject": item_id} for item_id in fresh])
 
 
 def job_finished(job_id, seller_id):
     """A bulk job ended (DONE, CANCELLED or FAILED), in the transaction that ends it."""
     if _written_in_this_transaction(BULK_JOBS, [job_id]):
-        NotificationEvent.insert(topic=BULK_JOBS, subject=job_id, user_id=seller_id).execute()
+        _insert([{"topic": BULK_JOBS, "subject": job_id, "user_id": seller_id}])

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import orjson
 from peewee import fn
 
-from app.db import connection, write_transaction
+from app.db import connection, is_postgres, write_transaction
 from app.models import AccessToken, Application, Item, RefreshToken
 from app.models.base import utcnow
 from app.models.notifications import (
@@ -73,7 +73,7 @@ def fan_out():
             subscribers = _subscribers(topic, {u for u in users.values() if u is not None})
             for event in mine:
                 for app in subscribers.get(users[event], ()):
-                    rows.append({"id": _notification_id(event.id, app.client_id), "event_id": event.id,
+                    rows.append({"id": _notification_id(event, app.client_id), "event_id": event.id,
                                  "application_id": app.client_id, "topic": topic,
                                  "resource": resource_of(topic, event.subject), "user_id": users[event],
                                  "received": event.date_created, "next_at": event.date_created})
@@ -83,9 +83,11 @@ def fan_out():
     return len(events)
 
 
-def _notification_id(event_id, client_id):
-    """Stable and unique: a second worker fanning out the same event makes the same ids."""
-    return hashlib.sha256(f"{event_id}:{client_id}".encode()).hexdigest()[:32]
+def _notification_id(event, client_id):
+    """Stable: a second worker fanning out the same event makes the same ids. Unique even where an
+    event id comes back once every notification of the first one is purged (SQLite): its time is in it."""
+    return hashlib.sha256(f"{event.id}:{event.date_created.isoformat()}:{event.subject}:{client_id}"
+                          .encode()).hexdigest()[:32]
 
 
 def retry_delay(attempts):
@@ -94,17 +96,15 @@ def retry_delay(attempts):
 
 
 def _take_due(now, at_most):
-    """Notifications due now, each leased to this worker by a compare-and-set of its next_at."""
-    due = list(Notification.select().where(Notification.status == PENDING, Notification.next_at <= now)
-               .order_by(Notification.next_at).limit(at_most))
-    taken = []
-    lease_end = now + datetime.timedelta(seconds=LEASE_S)
-    for n in due:
-        with write_transaction():
-            if Notification.update(next_at=lease_end).where(
-                    Notification.id == n.id, Notification.status == PENDING,
-                    Notification.next_at == n.next_at).execute():
-                taken.append(n)
+    """Notifications due now, leased to this worker in one transaction: locked and skipped by any
+    other worker's on PostgreSQL (SQLite has one writer at a time), their next_at moved past the lease."""
+    with write_transaction():
+        query = (Notification.select().where(Notification.status == PENDING, Notification.next_at <= now)
+                 .order_by(Notification.next_at).limit(at_most))
+        taken = list(query.for_update(skip_locked=True) if is_postgres() else query)
+        if taken:
+            Notification.update(next_at=now + datetime.timedelta(seconds=LEASE_S)).where(
+                Notification.id.in_([n.id for n in taken])).execute()
     return taken
 
 
@@ -131,18 +131,23 @@ def _deliver(notification, app, settings):
     return notification, attempts, sent, error
 
 
-def _record(notification, attempts, sent, error, window_s):
+def _changes(notification, attempts, sent, error, window_s):
     if error is None:
-        changes = {"status": SENT, "attempts": attempts, "sent": sent, "last_error": None}
-    else:
-        next_at = sent + datetime.timedelta(seconds=retry_delay(attempts))
-        gives_up = next_at > notification.received + datetime.timedelta(seconds=window_s)
-        changes = {"status": MISSED if gives_up else PENDING, "attempts": attempts, "sent": sent,
-                   "next_at": next_at, "last_error": error}
-        log.info("notification %s to %s: attempt %d failed (%s)%s", notification.id, notification.application_id,
-                 attempts, error, "; kept as missed" if gives_up else "")
+        return {"status": SENT, "attempts": attempts, "sent": sent, "last_error": None}
+    next_at = sent + datetime.timedelta(seconds=retry_delay(attempts))
+    gives_up = next_at > notification.received + datetime.timedelta(seconds=window_s)
+    log.info("notification %s to %s: attempt %d failed (%s)%s", notification.id, notification.application_id,
+             attempts, error, "; kept as missed" if gives_up else "")
+    return {"status": MISSED if gives_up else PENDING, "attempts": attempts, "sent": sent, "next_at": next_at,
+            "last_error": error}
+
+
+def _record(outcomes, window_s):
+    """Every attempt's outcome, in one transaction (a worker's writes compete with the service's)."""
     with write_transaction():
-        Notification.update(**changes).where(Notification.id == notification.id).execute()
+        for notification, *outcome in outcomes:
+            Notification.update(**_changes(notification, *outcome, window_s)).where(
+                Notification.id == notification.id).execute()
 
 
 def deliver_due(settings, executor=None):
@@ -160,8 +165,7 @@ def deliver_due(settings, executor=None):
     finally:
         if own:
             executor.shutdown()
-    for outcome in outcomes:
-        _record(*outcome, settings["NOTIFY_RETRY_WINDOW_S"])
+    _record(outcomes, settings["NOTIFY_RETRY_WINDOW_S"])
     return len(taken)
 
 

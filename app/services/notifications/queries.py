@@ -19,8 +19,11 @@ POSTGRES_PAGE = (f'SELECT {_COLUMNS}, c."{XID_COLUMN}"::text FROM "{TABLE}" c '
                  f'AND (c."{XID_COLUMN}", c."id") > (%s::text::xid8, %s) '
                  f'AND c."{XID_COLUMN}" < pg_snapshot_xmin(pg_current_snapshot()) '
                  f'ORDER BY c."{XID_COLUMN}", c."id" LIMIT %s')
-SQLITE_PAGE = (f'SELECT {_COLUMNS} FROM "{TABLE}" c WHERE c."item_id" IN ({_ITEMS.format(p="?")}) '
-               f'AND c."id" > ? ORDER BY c."id" LIMIT ?')
+# SQLite: CROSS JOIN keeps the records as the outer loop, read in id order from the cursor on, each
+# record's item looked up by its key; otherwise SQLite reads every record of the seller's items through
+# the (item_id, id) index and sorts them all for each page.
+SQLITE_PAGE = (f'SELECT {_COLUMNS} FROM "{TABLE}" c CROSS JOIN "{Item._meta.table_name}" i '
+               f'WHERE c."id" > ? AND i."id" = c."item_id" AND i."seller_id" = ? ORDER BY c."id" LIMIT ?')
 
 
 def postgres_page(user_id, xid, record_id, limit):
@@ -29,4 +32,4 @@ def postgres_page(user_id, xid, record_id, limit):
 
 
 def sqlite_page(user_id, record_id, limit):
-    return db.execute_sql(SQLITE_PAGE, (user_id, record_id, limit)).fetchall()
+    return db.execute_sql(SQLITE_PAGE, (record_id, user_id, limit)).fetchall()

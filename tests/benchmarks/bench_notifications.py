@@ -1,0 +1,289 @@
+"""Notifications and the change feed (issue 33) against a real gunicorn (2 web workers) and one
+`flask --app wsgi worker`, on the benchmark catalog of tests/benchmarks/catalog.py:
+
+- commit to delivery at a healthy local receiver while writes arrive at `--rate` per second (each a
+  POST of one vehicle to its own item): p50 and p99, from the write's request to the receiver's read;
+- a receiver down for `--down` seconds, then up: every notification of that time arrives, and the
+  writes' throughput meanwhile (4 clients, each a write after the other) against runs without a
+  subscribed application before and after;
+- N4: pages of 100 with the catalog's change records in the table (its import's IMPORT records).
+
+    python -m tests.benchmarks.bench_notifications [--database-url URL] [--compatibilities 1000000]
+        [--rate 200] [--seconds 15] [--down 20]
+
+--database-url names an empty database (default: a temporary SQLite file). Each row prints PASS or
+MISS against the issue's target.
+"""
+import argparse
+import contextlib
+import http.client
+import http.server
+import json
+import multiprocessing
+import os
+import socket
+import statistics
+import tempfile
+import threading
+import time
+
+from app import create_app
+from app.db import connection
+from app.migrations import create_schema
+from app.models import CompatibilityChange
+from tests.benchmarks.bench_bulk import start_workers
+from tests.benchmarks.catalog import TOKEN, Catalog, block_children
+from tests.gunicorn_util import Gunicorn, free_port
+
+AUTH = {"Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"}
+APPLICATION = "5501"  # the demo's application of seller 1001
+TARGETS = {"p50": 1.0, "p99": 3.0, "throughput": 0.9, "page": 5.0}
+CLIENTS = 4
+
+
+def _serve(port, path):
+    """The receiver's process: answers 200 to each POST and appends its arrival and resource to `path`."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 (http.server's name)
+            try:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            except ValueError:  # a delivery its deadline cut while sending: a failed attempt, retried
+                return
+            with open(path, "a", encoding="utf-8") as out:
+                out.write(f"{time.monotonic()} {body['resource']}\n")
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+
+
+class Receiver:
+    """A local receiver on a fixed port, in a process of its own (the writers' threads would slow its
+    answers past the deadline), started and stopped at will, recording when each resource arrived
+    (CLOCK_MONOTONIC is the host's, so its times compare with this process's)."""
+
+    def __init__(self, directory):
+        self.port, self.path, self.process = free_port(), os.path.join(directory, "received.txt"), None
+
+    def start(self):
+        self.process = multiprocessing.get_context("spawn").Process(target=_serve, args=(self.port, self.path),
+                                                                    daemon=True)
+        self.process.start()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 1):
+                return
+            time.sleep(0.1)
+        raise SystemExit("the receiver did not start")
+
+    def stop(self):
+        if self.process is not None:
+            self.process.terminate()
+            self.process.join(10)
+            self.process = None
+
+    def first_after(self, resources_since):
+        """{resource: the first time it arrived at or after the given time}."""
+        first = {}
+        with contextlib.suppress(FileNotFoundError), open(self.path, encoding="utf-8") as lines:
+            for line in lines:
+                when, resource = line.split()
+                since = resources_since.get(resource)
+                if since is not None and float(when) >= since and resource not in first:
+                    first[resource] = float(when)
+        return first
+
+
+class Writes:
+    """Writes that each change something: write n adds vehicle n // len(items) to item n % len(items)."""
+
+    def __init__(self, port, items, vehicles):
+        self.port, self.items, self.vehicles, self.next = port, items, vehicles, 0
+        self.lock = threading.Lock()
+
+    def take(self, count=1):
+        with self.lock:
+            start, self.next = self.next, self.next + count
+        return start
+
+    def write(self, conn, n):
+        item = self.items[n % len(self.items)]
+        body = json.dumps({"products": [{"id": self.vehicles[n // len(self.items)], "creation_source": "DEFAULT"}]})
+        conn.request("POST", f"/items/{item}/compatibilities", body=body, headers=AUTH)
+        answer = conn.getresponse()
+        text = answer.read()
+        if answer.status not in (200, 201):
+            raise SystemExit(f"write {n}: {answer.status} {text[:300]!r}")
+        return f"/items/{item}/compatibilities"
+
+    def paced(self, rate, seconds):
+        """`rate` writes a second for `seconds`, to distinct items: {resource: its request's start}, and
+        the rate achieved."""
+        total = int(rate * seconds)
+        if total > len(self.items):
+            raise SystemExit(f"--rate x --seconds must be at most the catalog's {len(self.items):,} empty items")
+        first, started, lock = self.take(total), {}, threading.Lock()
+        origin = time.monotonic() + 0.2
+
+        def client(lane):
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            for k in range(lane, total, 16):
+                time.sleep(max(0.0, origin + k / rate - time.monotonic()))
+                at = time.monotonic()
+                resource = self.write(conn, first + k)
+                with lock:
+                    started[resource] = at
+
+        _run_threads(client, 16)
+        return started, total / (time.monotonic() - origin)
+
+    def closed_loop(self, seconds):
+        """CLIENTS clients writing one write after the other for `seconds`: {resource: first start}
+        and the writes a second."""
+        stop, started, lock = time.monotonic() + seconds, {}, threading.Lock()
+        began = time.monotonic()
+
+        def client(lane):
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            while time.monotonic() < stop:
+                at = time.monotonic()
+                resource = self.write(conn, self.take())
+                with lock:
+                    started.setdefault(resource, at)
+
+        count_before = self.next
+        _run_threads(client, CLIENTS)
+        return started, (self.next - count_before) / (time.monotonic() - began)
+
+
+def _run_threads(target, count):
+    threads = [threading.Thread(target=target, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def subscribe(port, url):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    body = {"callback_url": url, "topics": ["items_compatibilities"] if url else []}
+    conn.request("PUT", f"/applications/{APPLICATION}", body=json.dumps(body), headers=AUTH)
+    answer = conn.getresponse()
+    assert answer.status == 200, answer.read()
+    answer.read()
+
+
+def wait_for(receiver, started, limit_s):
+    """Waits until every resource of `started` arrived after its start; answers their arrivals."""
+    deadline = time.monotonic() + limit_s
+    while True:
+        arrived = receiver.first_after(started)
+        if len(arrived) == len(started) or time.monotonic() > deadline:
+            return arrived
+        time.sleep(0.2)
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def verdict(ok):
+    return "PASS" if ok else "MISS"
+
+
+def feed_pages(app, pages):
+    """Times `pages` pages of 100 of seller 1001's change feed, walked from the start."""
+    client, after, times = app.test_client(), "", []
+    for n in range(pages + 20):
+        started = time.perf_counter()
+        query = f"&after={after}" if after else ""
+        answer = client.get(f"/users/1001/compatibilities/changes?limit=100{query}", headers=AUTH)
+        took = (time.perf_counter() - started) * 1000
+        body = answer.get_json()
+        assert answer.status_code == 200 and len(body["results"]) == 100, body
+        after = body["next_after"]
+        if n >= 20:  # the first ones warm caches and prepared statements
+            times.append(took)
+    return times
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url")
+    parser.add_argument("--products", type=int, default=100_000)
+    parser.add_argument("--items", type=int, default=10_000)
+    parser.add_argument("--compatibilities", type=int, default=1_000_000)
+    parser.add_argument("--rate", type=float, default=200)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--down", type=float, default=20)
+    parser.add_argument("--pages", type=int, default=500)
+    args = parser.parse_args()
+    directory = tempfile.mkdtemp(prefix="bench-notify-")
+    url = args.database_url or "sqlite:///" + os.path.join(directory, "b.db")
+    os.environ["NOTIFY_ALLOW_PRIVATE"] = "true"  # the receiver is on this host; the servers inherit it
+    catalog = Catalog(args.products, args.items, args.compatibilities)
+    app = create_app({"DATABASE_URL": url, "RATELIMIT_ENABLED": False, "LOG_LEVEL": "WARNING"})
+    with app.app_context(), connection():
+        create_schema()
+        catalog.build(lambda *a: None)
+        records = CompatibilityChange.select().count()
+        pages = feed_pages(app, args.pages)
+    print(f"database: {url.split(':')[0]}; catalog: {catalog.n_products:,} products, {catalog.n_items:,} items, "
+          f"{catalog.n_compatibilities:,} compatibilities", flush=True)
+    page_p50 = statistics.median(pages)
+    print(f"N4 page of 100 with {records:,} change records: p50 {page_p50:.2f} ms, "
+          f"p99 {percentile(pages, 0.99):.2f} ms ({len(pages)} pages) (target p50 <= {TARGETS['page']:.0f} ms) "
+          f"{verdict(page_p50 <= TARGETS['page'])}",
+          flush=True)
+    vehicles = [p for block in range(catalog.blocks) for p in block_children(block)]
+    receiver = Receiver(directory)
+    with Gunicorn(url, directory, workers=2) as server:
+        workers = start_workers(url, 1, directory)
+        try:
+            time.sleep(3)  # the worker's start
+            writes = Writes(server.port, catalog.empty_items, vehicles)
+            receiver.start()
+            subscribe(server.port, f"http://127.0.0.1:{receiver.port}/")
+            started, rate = writes.paced(args.rate, args.seconds)
+            arrived = wait_for(receiver, started, 60)
+            latencies = [arrived[r] - at for r, at in started.items() if r in arrived]
+            missing = len(started) - len(latencies)
+            subscribe(server.port, None)
+            time.sleep(1)
+            _, before = writes.closed_loop(args.down)
+            subscribe(server.port, f"http://127.0.0.1:{receiver.port}/")
+            receiver.stop()
+            down_started, during = writes.closed_loop(args.down)
+            up_at = time.monotonic()
+            receiver.start()
+            recovered = wait_for(receiver, down_started, 300)
+            recovered_in = max(recovered.values(), default=up_at) - up_at
+            subscribe(server.port, None)
+            time.sleep(1)
+            _, after = writes.closed_loop(args.down)
+        finally:
+            for worker in workers:
+                worker.terminate()
+                worker.wait(30)
+            receiver.stop()
+    p50, p99 = (statistics.median(latencies), percentile(latencies, 0.99)) if latencies else (float("inf"),) * 2
+    print(f"commit to delivery at {rate:.0f} writes/s ({len(started):,} writes, {missing} not delivered in 60 s): "
+          f"p50 {p50:.3f} s (target <= {TARGETS['p50']:.0f} s) {verdict(p50 <= TARGETS['p50'] and not missing)}; "
+          f"p99 {p99:.3f} s (target <= {TARGETS['p99']:.0f} s) {verdict(p99 <= TARGETS['p99'] and not missing)}")
+    lost = len(down_started) - len(recovered)
+    print(f"receiver down {args.down:.0f} s, then up: {len(recovered):,} of {len(down_started):,} items notified, "
+          f"the last {recovered_in:.1f} s after it came up {verdict(not lost)}")
+    baseline = (before + after) / 2
+    print(f"writes while it was down: {during:.1f}/s, without a subscription {before:.1f}/s before and "
+          f"{after:.1f}/s after: x{during / baseline:.2f} (target >= {TARGETS['throughput']}) "
+          f"{verdict(during / baseline >= TARGETS['throughput'])}")
+
+
+if __name__ == "__main__":
+    main()
