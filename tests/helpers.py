@@ -151,3 +151,13 @@ def marshmallow_dump(schema, obj, direct):
     finally:
         for cls in direct:
             del cls._serialize
+
+
+def accept_until_closed(listener, handle):
+    """`handle(connection)` for each connection a test's own server socket accepts, until it is closed."""
+    while True:
+        try:
+            connection, _ = listener.accept()
+        except OSError:
+            return
+        handle(connection)

@@ -9,9 +9,8 @@ from app.models import (
     Order,
     Product,
     ProductAttribute,
-    RestrictionAttribute,
-    RestrictionValue,
 )
+from app.models.catalog import RestrictionAttribute, RestrictionValue
 from app.services.auth import tokens as auth
 from app.services.bundle import export_bundle
 from tests.bundle_data import full_bundle, row_counts, wipe

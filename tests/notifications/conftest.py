@@ -10,7 +10,7 @@ import pytest
 
 from app.services.notifications import pump_once
 from tests.bundles import SELLER, TOKENS
-from tests.helpers import bearer, queued_app, serving
+from tests.helpers import accept_until_closed, bearer, queued_app, serving
 
 AUTH = bearer(TOKENS[SELLER])
 TOPICS = ["items_compatibilities", "bulk_jobs"]
@@ -61,24 +61,19 @@ class TricklingReceiver:
         self.pause_s, self.requests = pause_s, 0
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/hook"
-        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread = threading.Thread(target=accept_until_closed, args=(self.listener, self._answer), daemon=True)
         self.thread.start()
 
-    def _serve(self):
-        while True:
+    def _answer(self, conn):
+        with conn:
+            self.requests += 1
+            conn.recv(65536)
             try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            with conn:
-                self.requests += 1
-                conn.recv(65536)
-                try:
-                    for byte in self.ANSWER:
-                        conn.sendall(bytes([byte]))
-                        time.sleep(self.pause_s)
-                except OSError:  # the client gave up
-                    pass
+                for byte in self.ANSWER:
+                    conn.sendall(bytes([byte]))
+                    time.sleep(self.pause_s)
+            except OSError:  # the client gave up
+                pass
 
     def close(self):
         self.listener.close()

@@ -17,7 +17,7 @@ from app.migrations import create_schema
 from app.services.bundle import import_bundle
 from tests.bundles import SELLER, TOKENS, base_bundle
 from tests.gunicorn_util import free_port, fresh_database
-from tests.helpers import PG_ADMIN_URL, bearer, make_app
+from tests.helpers import PG_ADMIN_URL, accept_until_closed, bearer, make_app
 
 
 class Relay:
@@ -28,18 +28,13 @@ class Relay:
         self.port = port or free_port()
         self.sockets = []
         self.listener = socket.create_server(("127.0.0.1", self.port))
-        threading.Thread(target=self._accept, daemon=True).start()
+        threading.Thread(target=accept_until_closed, args=(self.listener, self._relay), daemon=True).start()
 
-    def _accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            upstream = socket.create_connection(self.target)
-            self.sockets += [client, upstream]
-            for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+    def _relay(self, client):
+        upstream = socket.create_connection(self.target)
+        self.sockets += [client, upstream]
+        for source, sink in ((client, upstream), (upstream, client)):
+            threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
 
     @staticmethod
     def _pump(source, sink):
