@@ -73,7 +73,7 @@ class ChartSchema(DirectAccess, DictSchema):
     names = fields.Dict(keys=fields.String(), values=fields.String())
     domain_id = fields.String(metadata={"description": "Without site prefix"})
     site_id = fields.String()
-    type = fields.String(metadata={"description": "BRAND, STANDARD or SPECIFIC"})
+    type = fields.String(metadata={"description": "BRAND, STANDARD or SPECIFIC", "enum": list(CHART_TYPES)})
     seller_id = fields.Integer(allow_none=True)
     main_attribute_id = fields.String()
     secondary_attribute_id = fields.String(allow_none=True)

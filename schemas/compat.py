@@ -5,7 +5,14 @@ from marshmallow import ValidationError, fields, post_load, validate, validates_
 
 from schemas.common import DictSchema, PagingSchema, StrictSchema, limit_argument, offset_argument
 from schemas.fields import Choice
-from schemas.vocabulary import CREATION_SOURCES, DOMAIN_ID_PATTERN, ITEM_ID_PATTERN, PRODUCT_ID_PATTERN
+from schemas.vocabulary import (
+    COMPATIBILITY_SOURCES,
+    CREATION_SOURCES,
+    DOMAIN_ID_PATTERN,
+    ITEM_ID_PATTERN,
+    NOTE_STATUSES,
+    PRODUCT_ID_PATTERN,
+)
 
 NOTE_MAX = 500
 COMMENT_MAX = 255
@@ -61,6 +68,8 @@ def restrictions_field():
 class FamilyValueSchema(StrictSchema):
     id = fields.String()
     name = fields.String()
+    OPENAPI_ANY_OF = ({"title": "By id", "required": ["id"], "properties": {"id": {"minLength": 1}}},
+                      {"title": "By name", "required": ["name"], "properties": {"name": {"minLength": 1}}})
 
 
 class FamilyAttributeSchema(StrictSchema):
@@ -71,6 +80,8 @@ class FamilyAttributeSchema(StrictSchema):
                             validate=validate.Length(min=1, max=200))
     values = fields.List(fields.Nested(FamilyValueSchema), validate=validate.Length(min=1, max=200),
                          metadata={"description": "Delete form: any of these {id, name}"})
+    OPENAPI_ONE_OF = tuple({"title": key, "required": [key]}
+                           for key in ("value_id", "value_name", "value_ids", "values"))
 
     @validates_schema
     def one_value(self, data, **kwargs):
@@ -122,8 +133,24 @@ class ItemToCopySchema(StrictSchema):
         "description": "Copy notes and restrictions too"})
 
 
+ELEMENT_SECTIONS = ("products", "products_group", "products_families")
+_NO_ELEMENTS = {key: {"maxItems": 0} for key in ELEMENT_SECTIONS}
+_NO_COPY = {"not": {"required": ["item_to_copy"]}}
+
+
 class CompatibilitiesCreateSchema(StrictSchema):
     """Endpoint 8 (products, groups, families or universal) and 9 (item_to_copy alone)."""
+    # The service's rules (app/services/compat/writes.py), for the document: vehicles, or universal
+    # with no vehicle, or item_to_copy alone. PUT's create section (a subclass) is not bound by them.
+    OPENAPI_ONE_OF = (
+        {"title": "Vehicles", "anyOf": [{"required": [key], "properties": {key: {"minItems": 1}}}
+                                        for key in ELEMENT_SECTIONS],
+         "properties": {"universal": {"enum": [False]}}, **_NO_COPY},
+        {"title": "Universal", "required": ["universal"],
+         "properties": {"universal": {"enum": [True]}, **_NO_ELEMENTS}, **_NO_COPY},
+        {"title": "Copy another item's", "required": ["item_to_copy"],
+         "properties": {"universal": {"enum": [False]}, **_NO_ELEMENTS}},
+    )
     products = fields.List(fields.Nested(ProductCreateElementSchema), metadata={
         "description": "Vehicles (child products) one by one, each with its note and restrictions"})
     products_group = fields.List(fields.Nested(ProductsGroupSchema), metadata={
@@ -235,7 +262,8 @@ class CompatibilityEntrySchema(DictSchema):
     domain_id = fields.String(allow_none=True, metadata={"description": "Domain of the vehicle"})
     catalog_product_id = fields.String(allow_none=True, metadata={"description": "The vehicle (child product)"})
     catalog_product_name = fields.String(allow_none=True, metadata={"description": "The vehicle's name"})
-    source = fields.String(metadata={"description": "SELLER (made through this API) or CATALOGO"})
+    source = fields.String(metadata={"description": "SELLER (made through this API) or CATALOGO",
+                                     "enum": list(COMPATIBILITY_SOURCES)})
     note = fields.String(metadata={"description": "Shown to others than the seller once APPROVED or CHECKED"})
     restrictions = fields.List(fields.Nested(CodedRestrictionSchema), metadata={"description": "Absent when none"})
     reputation = fields.Nested(CompatReputationSchema, metadata={"description": "Absent without claims"})
@@ -243,7 +271,7 @@ class CompatibilityEntrySchema(DictSchema):
 
 class CompatibilityDetailSchema(CompatibilityEntrySchema):
     note_status = fields.String(allow_none=True, metadata={
-        "description": "PENDING, APPROVED or CHECKED; only for the item's seller"})
+        "description": "PENDING, APPROVED or CHECKED; only for the item's seller", "enum": list(NOTE_STATUSES)})
     universal = fields.Boolean(metadata={"description": "Present (true) for the universal setting"})
 
 

@@ -107,6 +107,8 @@ class CheckCompatibilitySchema(StrictSchema):
         validate=validate.Length(min=1, max=MAX_KNOWN_ATTRIBUTES,
                                  error=f"attributes holds 1 to {MAX_KNOWN_ATTRIBUTES} attributes"),
         metadata={"description": "A partly known vehicle, instead of product_id"})
+    OPENAPI_ONE_OF = ({"title": "A vehicle", "required": ["product_id"]},
+                      {"title": "A partly known vehicle", "required": ["attributes"]})
 
     @ma.validates_schema
     def _product_or_attributes(self, data, **kwargs):

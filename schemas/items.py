@@ -46,7 +46,7 @@ class ItemSchema(DirectAccess, ma.Schema):
     category_id = fields.String(metadata={"description": "Category of the listing", "example": "MLA1747"})
     domain_id = fields.String(metadata={"description": "Domain of the listing", "example": "MLA-BRAKE_PADS"})
     official_store_id = fields.Integer(allow_none=True, metadata={"description": "Official store, or null"})
-    status = fields.String(metadata={"description": "One of " + ", ".join(ITEM_STATUSES)})
+    status = fields.String(metadata={"description": "One of " + ", ".join(ITEM_STATUSES), "enum": list(ITEM_STATUSES)})
     price = fields.Float(allow_none=True, metadata={"description": "Price in currency_id"})
     currency_id = fields.String(allow_none=True, metadata={"description": "Currency of the price"})
     tags = fields.List(fields.String(), metadata={

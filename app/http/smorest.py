@@ -15,12 +15,15 @@ from app.errors import STATUS
 from app.http import errors
 from app.http.auth import guard
 from app.http.bodies import LenientBodyParser
+from app.http.document import StrictDocumentPlugin, response_headers, without_null_enums
 from app.http.etag import OPTIONAL_IF_MATCH, ItemStateEtagMixin
 from app.http.jsonp import CALLBACK, CALLBACK_MAX_LENGTH
 from app.services.auth.ownership import checked_item
 from schemas.common import ErrorSchema
 
 BEARER = [{"bearerAuth": []}]
+# /oauth/token: client credentials in the body (no scheme), or as HTTP Basic (RFC 6749 2.3.1).
+CLIENT_AUTHENTICATION = [{}, {"basicAuth": []}]
 
 
 class ArgumentsParser(LenientBodyParser):
@@ -44,6 +47,13 @@ CONVENTION_PARAMETERS = {
                        "when the body is an array); error bodies are never reduced",
         "schema": {"type": "string"},
     },
+}
+# How a client gets the bearer tokens, for tools that read it (schemathesis tells a token
+# endpoint's refusal of unknown credentials from a refusal of a well-formed request by it).
+OAUTH2_SCHEME = {
+    "type": "oauth2", "description": "The tokens `bearerAuth` sends come from POST /oauth/token",
+    "flows": {"clientCredentials": {"tokenUrl": "/oauth/token",
+                                    "scopes": {"read": "Read the user's data", "write": "Change it"}}},
 }
 CONVENTIONS_DESCRIPTION = """
 
@@ -108,6 +118,8 @@ class Api(flask_smorest.Api):
         """flask-smorest's per-status error responses, each with an example of our error object."""
         for status in http.HTTPStatus:
             response = {"description": status.phrase}
+            if response_headers(status):
+                response["headers"] = response_headers(status)
             if status >= 400:
                 response.update(schema=self.ERROR_SCHEMA, example=error_example(status))
             prepare_response(response, self.spec, self.DEFAULT_RESPONSE_CONTENT_TYPE)
@@ -130,12 +142,21 @@ class Api(flask_smorest.Api):
         spec_kwargs = {**(spec_kwargs or {})}
         info = spec_kwargs.setdefault("info", {})
         info["description"] = info.get("description", "") + CONVENTIONS_DESCRIPTION
+        spec_kwargs.setdefault("servers", [{"url": "/", "description": "This server"}])
+        spec_kwargs["extra_plugins"] = [*spec_kwargs.get("extra_plugins", ()), StrictDocumentPlugin()]
         super().init_app(app, spec_kwargs=spec_kwargs)
+        # Runs last on each field: an enum lists `null` no more (nullable says it).
+        self.ma_plugin.converter.add_attribute_function(
+            lambda _converter, _field, ret, **kwargs: without_null_enums(ret) and {})
         for name, parameter in CONVENTION_PARAMETERS.items():
             self.spec.components.parameter(name, parameter["in"], parameter)
         self.spec.components.security_scheme(
             "bearerAuth", {"type": "http", "scheme": "bearer",
                            "description": "Authorization: Bearer <access token>"})
+        self.spec.components.security_scheme(
+            "basicAuth", {"type": "http", "scheme": "basic",
+                          "description": "POST /oauth/token only: client_id and client_secret as HTTP Basic"})
+        self.spec.components.security_scheme("oauth2", OAUTH2_SCHEME)
 
 
 class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
@@ -154,6 +175,7 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._prepare_doc_cbks.append(self._prepare_errors_doc)
+        self._prepare_doc_cbks.append(self._prepare_json_or_form_doc)
 
     def arguments(self, schema, *args, **kwargs):
         """As flask-smorest's, but a schema class is instantiated once here: webargs would build
@@ -167,16 +189,18 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
             declared.append((400, "invalid_json"))  # app/http/bodies.read_json
         return lambda view: declare_errors(parse(view), *declared)
 
-    def auth(self, mode="token", *, invalid_status=401, owner=None, message=None, item=checked_item):
+    def auth(self, mode="token", *, invalid_status=401, owner=None, message=None, item=checked_item,
+             security=()):
         """Declares who may call the view: "public", or "token" (optionally with an
         `owner(view_kwargs, caller_id)` permission check; `message` fixes the refusal's text where
         the spec gives it). On a route with an item in its path, the view gets the item's row as
         `item`, which `item(item_id, row)` checks (app/http/auth.py, guard). Put it above the other
-        decorators so that a caller without a token learns that before anything else."""
+        decorators so that a caller without a token learns that before anything else. A public
+        view may declare the `security` it accepts besides none (CLIENT_AUTHENTICATION)."""
         if mode == "public":
             def public(view):
                 view.auth_mode = "public"  # read by app/http/cors.py
-                return self.doc(security=[])(view)
+                return self.doc(security=list(security))(view)
 
             return public
         if mode != "token":
@@ -223,6 +247,14 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
         guard = self.auth(auth, item=item)
         declare, respond = self.errors(*codes), self.response(200, schema, **response_kwargs)
         return lambda view: guard(declare(respond(view)))
+
+    @staticmethod
+    def _prepare_json_or_form_doc(doc, doc_info, **kwargs):
+        """A `json_or_form` body is documented as both media types, with the same schema."""
+        content = doc.get("requestBody", {}).get("content", {})
+        if "application/x-www-form-urlencoded" in content:
+            content.setdefault("application/json", deepcopy(content["application/x-www-form-urlencoded"]))
+        return doc
 
     @staticmethod
     def _prepare_errors_doc(doc, doc_info, *, api, spec, **kwargs):
