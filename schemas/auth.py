@@ -34,7 +34,7 @@ class TokenRequestSchema(ma.Schema):
 class TokenBodySchema(TokenRequestSchema):
     """The body's parameters, loaded as the query's; the document requires `grant_type` in a body
     (when absent the service answers `invalid_request`, as RFC 6749 5.2 says)."""
-    OPENAPI_REQUIRED = ("grant_type",)
+    OPENAPI = {"required": ["grant_type"]}
 
 
 class TokenSchema(ma.Schema):

@@ -7,7 +7,11 @@ from schemas.fields import Choice
 
 
 class IdField(fields.Field):
-    """An id sent as a string or a number; always read as a string."""
+    """An id sent as a string or an integer; always read as a string."""
+
+    def __init__(self, **kwargs):
+        kwargs["metadata"] = {"anyOf": [{"type": "string"}, {"type": "integer"}], **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         if value is None:

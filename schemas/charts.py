@@ -21,8 +21,9 @@ def validate_chart_name(name):
 
 def chart_names(**kwargs):
     return fields.Dict(keys=fields.String(validate=validate.Length(equal=3)),
-                       values=fields.String(validate=validate_chart_name),
-                       validate=validate.Length(min=1), metadata={
+                       values=fields.String(validate=validate_chart_name, metadata={
+                           "pattern": r"^[^()\-\x00]*\S[^()\-\x00]*$", "maxLength": NAME_MAX}),
+                       validate=validate.Length(min=1), metadata={"minProperties": 1,
                            "description": f"Site id -> chart name (at most {NAME_MAX} characters, "
                                           "without '(', ')' or '-')", "example": {"MLA": "Remeras de mi marca"}},
                        **kwargs)

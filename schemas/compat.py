@@ -68,8 +68,8 @@ def restrictions_field():
 class FamilyValueSchema(StrictSchema):
     id = fields.String()
     name = fields.String()
-    OPENAPI_ANY_OF = ({"title": "By id", "required": ["id"], "properties": {"id": {"minLength": 1}}},
-                      {"title": "By name", "required": ["name"], "properties": {"name": {"minLength": 1}}})
+    OPENAPI = {"anyOf": [{"title": "By id", "required": ["id"], "properties": {"id": {"minLength": 1}}},
+                         {"title": "By name", "required": ["name"], "properties": {"name": {"minLength": 1}}}]}
 
 
 class FamilyAttributeSchema(StrictSchema):
@@ -80,8 +80,8 @@ class FamilyAttributeSchema(StrictSchema):
                             validate=validate.Length(min=1, max=200))
     values = fields.List(fields.Nested(FamilyValueSchema), validate=validate.Length(min=1, max=200),
                          metadata={"description": "Delete form: any of these {id, name}"})
-    OPENAPI_ONE_OF = tuple({"title": key, "required": [key]}
-                           for key in ("value_id", "value_name", "value_ids", "values"))
+    OPENAPI = {"oneOf": [{"title": key, "required": [key]}
+                         for key in ("value_id", "value_name", "value_ids", "values")]}
 
     @validates_schema
     def one_value(self, data, **kwargs):
@@ -142,7 +142,7 @@ class CompatibilitiesCreateSchema(StrictSchema):
     """Endpoint 8 (products, groups, families or universal) and 9 (item_to_copy alone)."""
     # The service's rules (app/services/compat/writes.py), for the document: vehicles, or universal
     # with no vehicle, or item_to_copy alone. PUT's create section (a subclass) is not bound by them.
-    OPENAPI_ONE_OF = (
+    OPENAPI = {"oneOf": [
         {"title": "Vehicles", "anyOf": [{"required": [key], "properties": {key: {"minItems": 1}}}
                                         for key in ELEMENT_SECTIONS],
          "properties": {"universal": {"enum": [False]}}, **_NO_COPY},
@@ -150,7 +150,7 @@ class CompatibilitiesCreateSchema(StrictSchema):
          "properties": {"universal": {"enum": [True]}, **_NO_ELEMENTS}, **_NO_COPY},
         {"title": "Copy another item's", "required": ["item_to_copy"],
          "properties": {"universal": {"enum": [False]}, **_NO_ELEMENTS}},
-    )
+    ]}
     products = fields.List(fields.Nested(ProductCreateElementSchema), metadata={
         "description": "Vehicles (child products) one by one, each with its note and restrictions"})
     products_group = fields.List(fields.Nested(ProductsGroupSchema), metadata={
@@ -200,6 +200,7 @@ class PutDeleteSchema(StrictSchema):
 
 
 class CompatibilitiesPutSchema(StrictSchema):
+    OPENAPI = {"minProperties": 1}  # some_section
     create = fields.Nested(PutCreateSchema, metadata={"description": "Add (as POST, plus item_to_copy)"})
     update = fields.Nested(PutUpdateSchema, metadata={"description": "Change notes and restrictions"})
     delete = fields.Nested(PutDeleteSchema, metadata={"description": "Remove compatibilities"})

@@ -36,8 +36,8 @@ class KnownAttributeSchema(StrictSchema):
     value_ids = fields.List(fields.String(validate=validate.Length(min=1, max=100)),
                             validate=validate.Length(min=1, max=MAX_VALUE_IDS),
                             metadata={"description": "Any of these values", "example": ["60249"]})
-    OPENAPI_ONE_OF = ({"title": "One value", "required": ["value_id"]},
-                      {"title": "Any of several values", "required": ["value_ids"]})
+    OPENAPI = {"oneOf": [{"title": "One value", "required": ["value_id"]},
+                         {"title": "Any of several values", "required": ["value_ids"]}]}
 
     @validates_schema
     def _one_way(self, data, **kwargs):

@@ -4,15 +4,20 @@
   example that exists in the demo (`flask --app wsgi demo`), so that the docs page's "Try it out"
   answers; tests/http/test_document_strict.py requests each one from a demo-loaded app.
 - A request schema declares what marshmallow checks in a `validates_schema` and apispec cannot see,
-  as class attributes read here: `OPENAPI_ONE_OF` / `OPENAPI_ANY_OF` (the body's variants, each a
-  JSON Schema object) and `OPENAPI_REQUIRED` (required in the document only: the service answers its
-  own error for a missing one). Loading and the 400 messages are the schemas' own, unchanged.
+  in a class attribute `OPENAPI` (not inherited) merged into its component: `oneOf` / `anyOf` of the
+  body's variants, `minProperties`, or `required` in the document only (where the service answers
+  its own error for a missing one). Loading and the 400 messages are the schemas' own, unchanged.
 - An enum never lists `null` (marshmallow's OneOf with allow_none adds it): `nullable` says it,
   and generators turned the literal into duplicate members.
+- Text in a request holds no NUL character (app/json_input.py and app/http/hooks.py refuse it:
+  PostgreSQL cannot store it), which body schemas (StrictSchema) and query parameters say with a
+  pattern where they have none.
 - 429 and 503 answers document their `Retry-After` header, a 304 its `ETag`.
 """
 from apispec import BasePlugin
+from marshmallow import fields
 
+from schemas.common import StrictSchema
 from schemas.vocabulary import ITEM_ID_PATTERN, PRODUCT_ID_PATTERN
 
 DEMO_ITEM = "MLA1500000031"  # seller 1001's brake pads, with compatibilities
@@ -41,6 +46,8 @@ PATH_EXAMPLES = {
     "/items/catalog_domains/{domain_id}/compatibilities/cards": {"domain_id": "MLA-BRAKE_PADS"},
 }
 
+NO_NUL = r"^[^\x00]*$"
+
 RETRY_AFTER = {"description": "Seconds to wait before trying again", "required": True,
                "schema": {"type": "integer", "minimum": 0}}
 NOT_MODIFIED_ETAG = {"description": "The tag the 200 answer would have", "required": True,
@@ -68,6 +75,16 @@ def without_null_enums(node):
     return node
 
 
+def field_rules(_converter, field, ret, **kwargs):
+    """Runs last on each field's property (MarshmallowPlugin attribute function): `null` out of its
+    enum, and NO_NUL on the plain text fields of request bodies (`ret` changed in place)."""
+    without_null_enums(ret)
+    if (isinstance(field, fields.String) and isinstance(field.root, StrictSchema)
+            and not {"pattern", "enum", "format"} & set(ret)):
+        ret["pattern"] = NO_NUL
+    return {}
+
+
 class StrictDocumentPlugin(BasePlugin):
     def init_spec(self, spec):
         self.spec = spec
@@ -75,13 +92,7 @@ class StrictDocumentPlugin(BasePlugin):
     def schema_helper(self, name, definition, **kwargs):
         schema = kwargs.get("schema")
         cls = schema if isinstance(schema, type) else type(schema)
-        extra = {}
-        for attribute, keyword in (("OPENAPI_ONE_OF", "oneOf"), ("OPENAPI_ANY_OF", "anyOf")):
-            if attribute in vars(cls):
-                extra[keyword] = [dict(variant) for variant in vars(cls)[attribute]]
-        if "OPENAPI_REQUIRED" in vars(cls):
-            extra["required"] = list(cls.OPENAPI_REQUIRED)
-        return extra or None
+        return dict(vars(cls)["OPENAPI"]) if "OPENAPI" in vars(cls) else None
 
     def path_helper(self, path=None, operations=None, parameters=None, **kwargs):
         examples = PATH_EXAMPLES.get(path, {})
@@ -101,4 +112,8 @@ class StrictDocumentPlugin(BasePlugin):
                     headers = response_headers(status)
                     if headers:
                         response.setdefault("headers", {}).update(headers)
-            without_null_enums(operation.get("parameters", []))
+            for parameter in operation.get("parameters", []):
+                # A NUL anywhere in the query is refused too (app/http/hooks.py).
+                schema = parameter.get("schema", {}) if isinstance(parameter, dict) else {}
+                if schema.get("type") == "string" and not {"pattern", "enum", "format"} & set(schema):
+                    schema["pattern"] = NO_NUL

@@ -15,7 +15,7 @@ from app.errors import STATUS
 from app.http import errors
 from app.http.auth import guard
 from app.http.bodies import LenientBodyParser
-from app.http.document import StrictDocumentPlugin, response_headers, without_null_enums
+from app.http.document import StrictDocumentPlugin, field_rules, response_headers
 from app.http.etag import OPTIONAL_IF_MATCH, ItemStateEtagMixin
 from app.http.jsonp import CALLBACK, CALLBACK_MAX_LENGTH
 from app.services.auth.ownership import checked_item
@@ -145,9 +145,7 @@ class Api(flask_smorest.Api):
         spec_kwargs.setdefault("servers", [{"url": "/", "description": "This server"}])
         spec_kwargs["extra_plugins"] = [*spec_kwargs.get("extra_plugins", ()), StrictDocumentPlugin()]
         super().init_app(app, spec_kwargs=spec_kwargs)
-        # Runs last on each field: an enum lists `null` no more (nullable says it).
-        self.ma_plugin.converter.add_attribute_function(
-            lambda _converter, _field, ret, **kwargs: without_null_enums(ret) and {})
+        self.ma_plugin.converter.add_attribute_function(field_rules)
         for name, parameter in CONVENTION_PARAMETERS.items():
             self.spec.components.parameter(name, parameter["in"], parameter)
         self.spec.components.security_scheme(
