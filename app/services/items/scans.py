@@ -43,7 +43,8 @@ def scan_seller_items(caller_id, seller_id, *, scroll_id=None, limit=PAGE_LIMIT_
             if not rows:
                 message = (f"scroll_id names no open scan of user {seller_id} (a scan ends 5 minutes after its "
                            "last page); start a new one with search_type=scan")
-                raise ApiError("validation_error", message, [{"field": "scroll_id", "message": message}])
+                raise ApiError("validation_error", message,
+                               [{"code": "invalid", "field": "scroll_id", "message": message}])
             scroll = rows[0]
             created = False
         query, applied = seller_items_query(seller_id, **scroll.filters)
