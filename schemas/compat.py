@@ -4,7 +4,7 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from schemas.common import DictSchema, PagingSchema, StrictSchema, limit_argument, offset_argument
-from schemas.fields import Choice
+from schemas.fields import Choice, StrictBoolean
 from schemas.vocabulary import (
     COMPATIBILITY_SOURCES,
     CREATION_SOURCES,
@@ -129,13 +129,19 @@ class ProductsGroupSchema(StrictSchema):
 
 class ItemToCopySchema(StrictSchema):
     item_id = fields.String(required=True, validate=validate.Regexp(ITEM_ID_PATTERN, error="must be an item id"))
-    extended_information = fields.Boolean(load_default=False, metadata={
+    extended_information = StrictBoolean(load_default=False, metadata={
         "description": "Copy notes and restrictions too"})
 
 
 ELEMENT_SECTIONS = ("products", "products_group", "products_families")
 _NO_ELEMENTS = {key: {"maxItems": 0} for key in ELEMENT_SECTIONS}
 _NO_COPY = {"not": {"required": ["item_to_copy"]}}
+# default_creation_source below: each created element carries a creation_source, or the body a default.
+_CREATION_SOURCE_GIVEN = [
+    {"title": "A default for the elements", "required": ["creation_source"]},
+    {"title": "On every element", "properties": {
+        key: {"items": {"required": ["creation_source"]}} for key in ELEMENT_SECTIONS}},
+]
 
 
 class CompatibilitiesCreateSchema(StrictSchema):
@@ -150,14 +156,14 @@ class CompatibilitiesCreateSchema(StrictSchema):
          "properties": {"universal": {"enum": [True]}, **_NO_ELEMENTS}, **_NO_COPY},
         {"title": "Copy another item's", "required": ["item_to_copy"],
          "properties": {"universal": {"enum": [False]}, **_NO_ELEMENTS}},
-    ]}
+    ], "anyOf": _CREATION_SOURCE_GIVEN}
     products = fields.List(fields.Nested(ProductCreateElementSchema), metadata={
         "description": "Vehicles (child products) one by one, each with its note and restrictions"})
     products_group = fields.List(fields.Nested(ProductsGroupSchema), metadata={
         "description": "Several vehicles sharing one note and restriction set"})
     products_families = fields.List(fields.Nested(FamilyCreateElementSchema), metadata={
         "description": "Vehicles selected by attribute values (at most 10 families; 200 products per request)"})
-    universal = fields.Boolean(metadata={"description": "true sets the universal setting (with no products)"})
+    universal = StrictBoolean(metadata={"description": "true sets the universal setting (with no products)"})
     item_to_copy = fields.Nested(ItemToCopySchema, metadata={
         "description": "Copy the compatibilities of another item of the caller (target without compatibilities)"})
     creation_source = creation_source("Default of the elements that carry none")
@@ -181,7 +187,7 @@ class CompatibilitiesCreateSchema(StrictSchema):
 
 
 class PutCreateSchema(CompatibilitiesCreateSchema):
-    pass
+    OPENAPI = {"anyOf": _CREATION_SOURCE_GIVEN}
 
 
 class PutUpdateSchema(StrictSchema):
@@ -196,7 +202,7 @@ class PutDeleteSchema(StrictSchema):
         "description": "Compatibilities to delete, by vehicle id"})
     products_families = fields.List(fields.Nested(FamilyElementSchema), metadata={
         "description": "Delete the item's seller compatibilities whose vehicle the family selects"})
-    universal = fields.Boolean(metadata={"description": "true removes the universal setting"})
+    universal = StrictBoolean(metadata={"description": "true removes the universal setting"})
 
 
 class CompatibilitiesPutSchema(StrictSchema):

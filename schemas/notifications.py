@@ -20,7 +20,8 @@ class ApplicationSchema(Schema):
 
 
 # The form N2 accepts (app/services/notifications/addresses.py); the host is checked on top of it.
-CALLBACK_URL_PATTERN = r"^https?://[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z][A-Za-z0-9-]*)+(:[1-9][0-9]{0,3})?(/[!-~]*)?$"
+# "" (or null) removes it.
+CALLBACK_URL_PATTERN = r"^(https?://[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z][A-Za-z0-9-]*)+(:[1-9][0-9]{0,3})?(/[!-~]*)?)?$"
 
 
 class ApplicationUpdateSchema(Schema):

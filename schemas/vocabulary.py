@@ -31,6 +31,9 @@ ATTRIBUTE_HIERARCHIES = ("PARENT_PK", "CHILD_PK", "FAMILY", "ITEM", "CHILD_DEPEN
 # OAuth 2 grants POST /oauth/token exchanges.
 GRANT_TYPES = ("client_credentials", "authorization_code", "refresh_token")
 
+# Text a request may hold: anything but NUL, which PostgreSQL cannot store (app/json_input.py).
+NO_NUL_PATTERN = r"^[^\x00]*$"
+
 # Pagination (decisions.md): limit 1 to 200, default 50; offset 0 to 10,000.
 PAGE_LIMIT_DEFAULT = 50
 PAGE_LIMIT_MAX = 200

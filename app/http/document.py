@@ -18,7 +18,7 @@ from apispec import BasePlugin
 from marshmallow import fields
 
 from schemas.common import StrictSchema
-from schemas.vocabulary import ITEM_ID_PATTERN, PRODUCT_ID_PATTERN
+from schemas.vocabulary import ITEM_ID_PATTERN, NO_NUL_PATTERN, PRODUCT_ID_PATTERN
 
 DEMO_ITEM = "MLA1500000031"  # seller 1001's brake pads, with compatibilities
 
@@ -46,7 +46,7 @@ PATH_EXAMPLES = {
     "/items/catalog_domains/{domain_id}/compatibilities/cards": {"domain_id": "MLA-BRAKE_PADS"},
 }
 
-NO_NUL = r"^[^\x00]*$"
+NO_NUL = NO_NUL_PATTERN
 
 RETRY_AFTER = {"description": "Seconds to wait before trying again", "required": True,
                "schema": {"type": "integer", "minimum": 0}}
