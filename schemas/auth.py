@@ -14,7 +14,7 @@ class ClientIdField(fields.String):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-class TokenRequestSchema(ma.Schema):
+class TokenParametersSchema(ma.Schema):
     """Every grant's parameters; which ones a grant needs is checked by the service, so a
     missing one answers the OAuth error `invalid_request` rather than a field error."""
 
@@ -31,7 +31,7 @@ class TokenRequestSchema(ma.Schema):
     refresh_token = fields.String(metadata={"description": "refresh_token: single use"})
 
 
-class TokenBodySchema(TokenRequestSchema):
+class TokenRequestSchema(TokenParametersSchema):
     """The body's parameters, loaded as the query's; the document requires `grant_type` in a body
     (when absent the service answers `invalid_request`, as RFC 6749 5.2 says)."""
     OPENAPI = {"required": ["grant_type"]}

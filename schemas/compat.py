@@ -187,7 +187,10 @@ class CompatibilitiesCreateSchema(StrictSchema):
 
 
 class PutCreateSchema(CompatibilitiesCreateSchema):
-    OPENAPI = {"anyOf": _CREATION_SOURCE_GIVEN}
+    # universal: true comes with no vehicle here too (_plan_create_section)
+    OPENAPI = {"allOf": [{"anyOf": _CREATION_SOURCE_GIVEN}, {"anyOf": [
+        {"not": {"required": ["universal"]}}, {"properties": {"universal": {"enum": [False]}}},
+        {"properties": _NO_ELEMENTS}]}]}
 
 
 class PutUpdateSchema(StrictSchema):

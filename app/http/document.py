@@ -77,11 +77,16 @@ def without_null_enums(node):
 
 def field_rules(_converter, field, ret, **kwargs):
     """Runs last on each field's property (MarshmallowPlugin attribute function): `null` out of its
-    enum, and NO_NUL on the plain text fields of request bodies (`ret` changed in place)."""
+    enum, NO_NUL on the plain text fields of request bodies and 64-bit bounds on their integers
+    (`ret` changed in place)."""
     without_null_enums(ret)
     if (isinstance(field, fields.String) and isinstance(field.root, StrictSchema)
             and not {"pattern", "enum", "format"} & set(ret)):
         ret["pattern"] = NO_NUL
+    if isinstance(field, fields.Integer) and isinstance(field.root, StrictSchema):
+        # The JSON parser reads 64-bit integers, and answers invalid_json past them.
+        ret.setdefault("minimum", -2 ** 63)
+        ret.setdefault("maximum", 2 ** 63 - 1)
     return {}
 
 
