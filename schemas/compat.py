@@ -133,30 +133,11 @@ class ItemToCopySchema(StrictSchema):
         "description": "Copy notes and restrictions too"})
 
 
-ELEMENT_SECTIONS = ("products", "products_group", "products_families")
-_NO_ELEMENTS = {key: {"maxItems": 0} for key in ELEMENT_SECTIONS}
-_NO_COPY = {"not": {"required": ["item_to_copy"]}}
-# default_creation_source below: each created element carries a creation_source, or the body a default.
-_CREATION_SOURCE_GIVEN = [
-    {"title": "A default for the elements", "required": ["creation_source"]},
-    {"title": "On every element", "properties": {
-        key: {"items": {"required": ["creation_source"]}} for key in ELEMENT_SECTIONS}},
-]
-
-
 class CompatibilitiesCreateSchema(StrictSchema):
     """Endpoint 8 (products, groups, families or universal) and 9 (item_to_copy alone)."""
-    # The service's rules (app/services/compat/writes.py), for the document: vehicles, or universal
-    # with no vehicle, or item_to_copy alone. PUT's create section (a subclass) is not bound by them.
-    OPENAPI = {"oneOf": [
-        {"title": "Vehicles", "anyOf": [{"required": [key], "properties": {key: {"minItems": 1}}}
-                                        for key in ELEMENT_SECTIONS],
-         "properties": {"universal": {"enum": [False]}}, **_NO_COPY},
-        {"title": "Universal", "required": ["universal"],
-         "properties": {"universal": {"enum": [True]}, **_NO_ELEMENTS}, **_NO_COPY},
-        {"title": "Copy another item's", "required": ["item_to_copy"],
-         "properties": {"universal": {"enum": [False]}, **_NO_ELEMENTS}},
-    ], "anyOf": _CREATION_SOURCE_GIVEN}
+    # The body's rules (vehicles, or universal with none, or item_to_copy alone; each created element's
+    # creation_source or a default) are the service's (app/services/compat/writes.py): as a oneOf of
+    # variants with properties, openapi-python-client could not generate the operation any more.
     products = fields.List(fields.Nested(ProductCreateElementSchema), metadata={
         "description": "Vehicles (child products) one by one, each with its note and restrictions"})
     products_group = fields.List(fields.Nested(ProductsGroupSchema), metadata={
@@ -187,10 +168,7 @@ class CompatibilitiesCreateSchema(StrictSchema):
 
 
 class PutCreateSchema(CompatibilitiesCreateSchema):
-    # universal: true comes with no vehicle here too (_plan_create_section)
-    OPENAPI = {"allOf": [{"anyOf": _CREATION_SOURCE_GIVEN}, {"anyOf": [
-        {"not": {"required": ["universal"]}}, {"properties": {"universal": {"enum": [False]}}},
-        {"properties": _NO_ELEMENTS}]}]}
+    pass
 
 
 class PutUpdateSchema(StrictSchema):

@@ -87,19 +87,11 @@ EXCLUSIVE = [
      {"domain_id": "MLA-CARS_AND_VANS", "attributes": [{"id": "BRAND", "value_id": "60249", "value_ids": ["1"]}]},
      {"domain_id": "MLA-CARS_AND_VANS", "attributes": [{"id": "BRAND", "value_id": "60249"}]},
      "give exactly one of value_id, value_name or value_ids"),
-    ("CompatibilitiesCreate", "/items/MLA1500000031/compatibilities",
-     {"universal": True, "item_to_copy": {"item_id": "MLA1500000016"}},
-     {"item_to_copy": {"item_id": "MLA1500000016"}}, "item_to_copy is sent alone"),
-    ("CompatibilitiesCreate", "/items/MLA1500000031/compatibilities",
-     {"universal": True, "products": [{"id": "MLA15900013", "creation_source": "DEFAULT"}]},
-     {"universal": True, "products": []}, "universal is true and products"),
-    ("CompatibilitiesCreate", "/items/MLA1500000031/compatibilities", {"products": []},
-     {"products": [{"id": "MLA15900013", "creation_source": "DEFAULT"}]}, "no products, products_group"),
 ]
 
 
 ONE_OF_AT = {"CheckCompatibility": "CheckCompatibility", "TopValuesArgs": "KnownAttribute",
-             "FamilyCount": "FamilyAttribute", "CompatibilitiesCreate": "CompatibilitiesCreate"}
+             "FamilyCount": "FamilyAttribute"}
 
 
 @pytest.mark.parametrize("component, url, refused, accepted, message", EXCLUSIVE)
