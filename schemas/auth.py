@@ -3,6 +3,7 @@ import marshmallow as ma
 from marshmallow import fields
 
 from schemas.common import Answer
+from schemas.vocabulary import GRANT_TYPES
 
 
 class ClientIdField(fields.String):
@@ -14,20 +15,27 @@ class ClientIdField(fields.String):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-class TokenRequestSchema(ma.Schema):
+class TokenParametersSchema(ma.Schema):
     """Every grant's parameters; which ones a grant needs is checked by the service, so a
     missing one answers the OAuth error `invalid_request` rather than a field error."""
 
     class Meta:
         unknown = ma.EXCLUDE
 
-    grant_type = fields.String(metadata={"description": "client_credentials, authorization_code or refresh_token"})
+    grant_type = fields.String(metadata={"description": "client_credentials, authorization_code or refresh_token",
+                                         "enum": list(GRANT_TYPES)})
     client_id = ClientIdField(metadata={"description": "Application id (a JSON number is accepted too); "
                                         "or send it with the secret as HTTP Basic (RFC 6749 2.3.1)"})
     client_secret = fields.String(metadata={"description": "Application secret, unless sent as HTTP Basic"})
     code = fields.String(metadata={"description": "authorization_code: the code issued to the user"})
     redirect_uri = fields.String(metadata={"description": "authorization_code: must match the code's"})
     refresh_token = fields.String(metadata={"description": "refresh_token: single use"})
+
+
+class TokenRequestSchema(TokenParametersSchema):
+    """The body's parameters, loaded as the query's; the document requires `grant_type` in a body
+    (when absent the service answers `invalid_request`, as RFC 6749 5.2 says)."""
+    OPENAPI = {"required": ["grant_type"]}
 
 
 class TokenSchema(Answer, ma.Schema):

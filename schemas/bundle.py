@@ -21,6 +21,7 @@ from schemas.bundle_fields import (
 )
 from schemas.notifications import TOPICS
 from schemas.vocabulary import (
+    ATTRIBUTE_HIERARCHIES,
     CATALOGO,
     CHART_TYPES,
     COMPATIBILITY_SOURCES,
@@ -67,7 +68,6 @@ class BundleApplicationSchema(Record):
 
 
 # The finder's description of a domain attribute (extensions.md F); what a bundle omits gets these.
-ATTRIBUTE_HIERARCHIES = ("PARENT_PK", "CHILD_PK", "FAMILY", "ITEM", "CHILD_DEPENDENT")
 ATTRIBUTE_DEFAULTS = {"value_type": "list", "hierarchy": "CHILD_PK", "relevance": 3}
 
 

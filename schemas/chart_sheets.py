@@ -4,10 +4,16 @@ from marshmallow import fields
 
 from schemas.common import Answer, DictSchema, DirectAccess, StrictSchema
 from schemas.fields import Choice
+from schemas.vocabulary import NO_NUL_PATTERN
 
 
 class IdField(fields.Field):
-    """An id sent as a string or a number; always read as a string."""
+    """An id sent as a string or an integer; always read as a string."""
+
+    def __init__(self, **kwargs):
+        kwargs["metadata"] = {"anyOf": [{"type": "string", "pattern": NO_NUL_PATTERN}, {"type": "integer"}],
+                              **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         if value is None:

@@ -21,8 +21,9 @@ def validate_chart_name(name):
 
 def chart_names(**kwargs):
     return fields.Dict(keys=fields.String(validate=validate.Length(equal=3)),
-                       values=fields.String(validate=validate_chart_name),
-                       validate=validate.Length(min=1), metadata={
+                       values=fields.String(validate=validate_chart_name, metadata={
+                           "pattern": r"^[^()\-\x00]*\S[^()\-\x00]*$", "maxLength": NAME_MAX}),
+                       validate=validate.Length(min=1), metadata={"minProperties": 1,
                            "description": f"Site id -> chart name (at most {NAME_MAX} characters, "
                                           "without '(', ')' or '-')", "example": {"MLA": "Remeras de mi marca"}},
                        **kwargs)
@@ -73,7 +74,7 @@ class ChartSchema(Answer, DirectAccess, DictSchema):
     names = fields.Dict(keys=fields.String(), values=fields.String())
     domain_id = fields.String(metadata={"description": "Without site prefix"})
     site_id = fields.String()
-    type = fields.String(metadata={"description": "BRAND, STANDARD or SPECIFIC"})
+    type = fields.String(metadata={"description": "BRAND, STANDARD or SPECIFIC", "enum": list(CHART_TYPES)})
     seller_id = fields.Integer(allow_none=True)
     main_attribute_id = fields.String()
     secondary_attribute_id = fields.String(allow_none=True)

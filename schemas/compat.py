@@ -4,8 +4,15 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from schemas.common import Answer, DictSchema, PagingSchema, StrictSchema, limit_argument, offset_argument
-from schemas.fields import Choice
-from schemas.vocabulary import CREATION_SOURCES, DOMAIN_ID_PATTERN, ITEM_ID_PATTERN, PRODUCT_ID_PATTERN
+from schemas.fields import Choice, StrictBoolean
+from schemas.vocabulary import (
+    COMPATIBILITY_SOURCES,
+    CREATION_SOURCES,
+    DOMAIN_ID_PATTERN,
+    ITEM_ID_PATTERN,
+    NOTE_STATUSES,
+    PRODUCT_ID_PATTERN,
+)
 
 NOTE_MAX = 500
 COMMENT_MAX = 255
@@ -61,6 +68,8 @@ def restrictions_field():
 class FamilyValueSchema(StrictSchema):
     id = fields.String()
     name = fields.String()
+    OPENAPI = {"anyOf": [{"title": "By id", "required": ["id"], "properties": {"id": {"minLength": 1}}},
+                         {"title": "By name", "required": ["name"], "properties": {"name": {"minLength": 1}}}]}
 
 
 class FamilyAttributeSchema(StrictSchema):
@@ -71,6 +80,8 @@ class FamilyAttributeSchema(StrictSchema):
                             validate=validate.Length(min=1, max=200))
     values = fields.List(fields.Nested(FamilyValueSchema), validate=validate.Length(min=1, max=200),
                          metadata={"description": "Delete form: any of these {id, name}"})
+    OPENAPI = {"oneOf": [{"title": key, "required": [key]}
+                         for key in ("value_id", "value_name", "value_ids", "values")]}
 
     @validates_schema
     def one_value(self, data, **kwargs):
@@ -118,19 +129,22 @@ class ProductsGroupSchema(StrictSchema):
 
 class ItemToCopySchema(StrictSchema):
     item_id = fields.String(required=True, validate=validate.Regexp(ITEM_ID_PATTERN, error="must be an item id"))
-    extended_information = fields.Boolean(load_default=False, metadata={
+    extended_information = StrictBoolean(load_default=False, metadata={
         "description": "Copy notes and restrictions too"})
 
 
 class CompatibilitiesCreateSchema(StrictSchema):
     """Endpoint 8 (products, groups, families or universal) and 9 (item_to_copy alone)."""
+    # The body's rules (vehicles, or universal with none, or item_to_copy alone; each created element's
+    # creation_source or a default) are the service's (app/services/compat/writes.py): as a oneOf of
+    # variants with properties, openapi-python-client could not generate the operation any more.
     products = fields.List(fields.Nested(ProductCreateElementSchema), metadata={
         "description": "Vehicles (child products) one by one, each with its note and restrictions"})
     products_group = fields.List(fields.Nested(ProductsGroupSchema), metadata={
         "description": "Several vehicles sharing one note and restriction set"})
     products_families = fields.List(fields.Nested(FamilyCreateElementSchema), metadata={
         "description": "Vehicles selected by attribute values (at most 10 families; 200 products per request)"})
-    universal = fields.Boolean(metadata={"description": "true sets the universal setting (with no products)"})
+    universal = StrictBoolean(metadata={"description": "true sets the universal setting (with no products)"})
     item_to_copy = fields.Nested(ItemToCopySchema, metadata={
         "description": "Copy the compatibilities of another item of the caller (target without compatibilities)"})
     creation_source = creation_source("Default of the elements that carry none")
@@ -169,10 +183,11 @@ class PutDeleteSchema(StrictSchema):
         "description": "Compatibilities to delete, by vehicle id"})
     products_families = fields.List(fields.Nested(FamilyElementSchema), metadata={
         "description": "Delete the item's seller compatibilities whose vehicle the family selects"})
-    universal = fields.Boolean(metadata={"description": "true removes the universal setting"})
+    universal = StrictBoolean(metadata={"description": "true removes the universal setting"})
 
 
 class CompatibilitiesPutSchema(StrictSchema):
+    OPENAPI = {"minProperties": 1}  # some_section
     create = fields.Nested(PutCreateSchema, metadata={"description": "Add (as POST, plus item_to_copy)"})
     update = fields.Nested(PutUpdateSchema, metadata={"description": "Change notes and restrictions"})
     delete = fields.Nested(PutDeleteSchema, metadata={"description": "Remove compatibilities"})
@@ -238,7 +253,8 @@ class CompatibilityEntrySchema(Answer, DictSchema):
     domain_id = fields.String(allow_none=True, metadata={"description": "Domain of the vehicle"})
     catalog_product_id = fields.String(allow_none=True, metadata={"description": "The vehicle (child product)"})
     catalog_product_name = fields.String(allow_none=True, metadata={"description": "The vehicle's name"})
-    source = fields.String(metadata={"description": "SELLER (made through this API) or CATALOGO"})
+    source = fields.String(metadata={"description": "SELLER (made through this API) or CATALOGO",
+                                     "enum": list(COMPATIBILITY_SOURCES)})
     note = fields.String(metadata={"optional": "without extended=true",
                                    "description": "Shown to others than the seller once APPROVED or CHECKED"})
     restrictions = fields.List(fields.Nested(CodedRestrictionSchema), metadata={
@@ -249,7 +265,7 @@ class CompatibilityEntrySchema(Answer, DictSchema):
 
 class CompatibilityDetailSchema(CompatibilityEntrySchema):
     note_status = fields.String(allow_none=True, metadata={"optional": "unless the caller is the item's seller",
-        "description": "PENDING, APPROVED or CHECKED; only for the item's seller"})
+        "description": "PENDING, APPROVED or CHECKED; only for the item's seller", "enum": list(NOTE_STATUSES)})
     universal = fields.Boolean(metadata={"optional": "unless the entry is the universal setting",
                                          "description": "Present (true) for the universal setting"})
 

@@ -13,3 +13,13 @@ class Choice(fields.String):
     def _deserialize(self, value, attr, data, **kwargs):
         value = super()._deserialize(value, attr, data, **kwargs)
         return value.upper() if self.upper else value.lower()
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON body's true or false, nothing else: marshmallow's Boolean also reads 1, 0 and words such
+    as "yes", which the document (type boolean) does not allow."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value

@@ -4,6 +4,7 @@ import marshmallow as ma
 from marshmallow import fields, validate, validates_schema
 
 from schemas.common import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_OFFSET_MAX, Answer, StrictSchema, page_envelope
+from schemas.vocabulary import ATTRIBUTE_HIERARCHIES
 
 TOP_VALUES_LIMIT_DEFAULT, TOP_VALUES_LIMIT_MAX = 50, 1000
 SORT_ORDERS = ("ASC", "DESC")
@@ -15,7 +16,8 @@ class DomainAttributeSchema(Answer, ma.Schema):
     name = fields.String(metadata={"example": "Marca"})
     value_type = fields.String(metadata={"description": "list, string, number…", "example": "list"})
     hierarchy = fields.String(metadata={"description": "PARENT_PK identifies the parent vehicle (brand, model, "
-                                                       "year); CHILD_PK refines it", "example": "PARENT_PK"})
+                                                       "year); CHILD_PK refines it", "example": "PARENT_PK",
+                                        "enum": list(ATTRIBUTE_HIERARCHIES)})
     relevance = fields.Integer(metadata={"description": "1 primary, 2 secondary, 3 optional", "example": 1})
 
 
@@ -34,6 +36,8 @@ class KnownAttributeSchema(StrictSchema):
     value_ids = fields.List(fields.String(validate=validate.Length(min=1, max=100)),
                             validate=validate.Length(min=1, max=MAX_VALUE_IDS),
                             metadata={"description": "Any of these values", "example": ["60249"]})
+    OPENAPI = {"oneOf": [{"title": "One value", "required": ["value_id"]},
+                         {"title": "Any of several values", "required": ["value_ids"]}]}
 
     @validates_schema
     def _one_way(self, data, **kwargs):

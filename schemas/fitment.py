@@ -13,6 +13,8 @@ MAX_KNOWN_ATTRIBUTES = 10
 ATTRIBUTE_ID = re.compile(r"^[A-Za-z0-9_]{1,100}$")
 VALUE_ID = re.compile(r"^[^\x00-\x1f;:,]{1,100}$")
 PRODUCT_ID = r"^[A-Za-z0-9_-]{1,40}$"
+_PART = r"[A-Za-z0-9_]{1,100}:[^\x00-\x1f;:,]{1,100}"
+COMPATIBILITY_FILTER_PATTERN = rf"^{_PART}(;{_PART}){{0,{MAX_KNOWN_ATTRIBUTES - 1}}}$"
 STATUSES = ("COMPATIBLE", "UNDETERMINED")
 CHECK_STATUSES = ("COMPATIBLE", "NOT_COMPATIBLE", "UNDETERMINED")
 
@@ -58,7 +60,8 @@ class FitmentSearchQueryArgsSchema(SearchQueryArgsSchema):
     compatibility_filter = CompatibilityFilter(
         validate=validate.Length(max=1000, error="compatibility_filter must be at most 1000 characters"),
         metadata={"description": "Only items that fit at least one child product carrying every "
-                                 "ATTRIBUTE_ID:VALUE_ID, parts separated by `;` (a partly known vehicle)",
+                                 "ATTRIBUTE_ID:VALUE_ID, parts separated by `;` (a partly known vehicle; "
+                                 "each attribute once)", "pattern": COMPATIBILITY_FILTER_PATTERN,
                   "example": "BRAND:60249;MODEL:62109;VEHICLE_YEAR:2010"})
 
     @ma.validates_schema
@@ -110,6 +113,8 @@ class CheckCompatibilitySchema(StrictSchema):
         validate=validate.Length(min=1, max=MAX_KNOWN_ATTRIBUTES,
                                  error=f"attributes holds 1 to {MAX_KNOWN_ATTRIBUTES} attributes"),
         metadata={"description": "A partly known vehicle, instead of product_id"})
+    OPENAPI = {"oneOf": [{"title": "A vehicle", "required": ["product_id"]},
+                         {"title": "A partly known vehicle", "required": ["attributes"]}]}
 
     @ma.validates_schema
     def _product_or_attributes(self, data, **kwargs):

@@ -6,6 +6,7 @@ from marshmallow import fields, validate
 
 from schemas.bundle import ITEM_STATUSES
 from schemas.common import Answer, DictSchema, DirectAccess, PagingQuerySchema, StrictSchema, page_envelope
+from schemas.vocabulary import ITEM_ID_PATTERN
 
 SEARCH_TAGS = ("incomplete_compatibilities", "pending_compatibilities")
 CARD_FILTERS = ("REPUTATION", "SUGGESTED")
@@ -46,7 +47,7 @@ class ItemSchema(Answer, DirectAccess, ma.Schema):
     category_id = fields.String(metadata={"description": "Category of the listing", "example": "MLA1747"})
     domain_id = fields.String(metadata={"description": "Domain of the listing", "example": "MLA-BRAKE_PADS"})
     official_store_id = fields.Integer(allow_none=True, metadata={"description": "Official store, or null"})
-    status = fields.String(metadata={"description": "One of " + ", ".join(ITEM_STATUSES)})
+    status = fields.String(metadata={"description": "One of " + ", ".join(ITEM_STATUSES), "enum": list(ITEM_STATUSES)})
     price = fields.Float(allow_none=True, metadata={"description": "Price in currency_id"})
     currency_id = fields.String(allow_none=True, metadata={"description": "Currency of the price"})
     tags = fields.List(fields.String(), metadata={
@@ -66,6 +67,10 @@ class ItemSchema(Answer, DirectAccess, ma.Schema):
                        "has at least one compatibility (the universal setting counts)"})
 
 
+_TAG = "(" + "|".join(SEARCH_TAGS) + ")"
+TAGS_PATTERN = rf"^[\s,]*{_TAG}(\s*,[\s,]*{_TAG})*[\s,]*$"
+
+
 def _validate_tags(value):
     tags = [t.strip() for t in value.split(",") if t.strip()]
     unknown = [t for t in tags if t not in SEARCH_TAGS]
@@ -74,7 +79,7 @@ def _validate_tags(value):
 
 
 class ItemSearchQuerySchema(PagingQuerySchema):
-    tags = fields.String(validate=_validate_tags, metadata={
+    tags = fields.String(validate=_validate_tags, metadata={"pattern": TAGS_PATTERN,
         "description": "incomplete_compatibilities and/or pending_compatibilities, comma-separated "
                        "(an item must carry all of them)"})
     status = fields.String(validate=validate.OneOf(
@@ -102,7 +107,8 @@ class SummaryRequestSchema(StrictSchema):
         "description": "The items' own domain (all their compatibilities are counted) or a vehicle domain "
                        "they can be compatible with (only compatibilities in that domain are counted)",
         "example": "MLA-CARS_AND_VANS"})
-    items = fields.List(fields.String(validate=validate.Length(min=1, max=40)), required=True,
+    items = fields.List(fields.String(validate=validate.Length(min=1, max=40), metadata={"pattern": ITEM_ID_PATTERN}),
+                        required=True,
                         validate=validate.Length(min=1, error="items must name at least one item id"),
                         metadata={"description": "Item ids of the caller; answered in this order, "
                                                  "a repeated id once"})
@@ -120,7 +126,8 @@ class SummarySchema(Answer, ma.Schema):
 
 class CardsRequestSchema(StrictSchema):
     item_id = fields.String(required=True, validate=validate.Length(min=1, max=40),
-                            metadata={"description": "An item of the caller", "example": "MLA100"})
+                            metadata={"description": "An item of the caller", "example": "MLA100",
+                                      "pattern": ITEM_ID_PATTERN})
     product_id = fields.String(validate=validate.Length(min=1, max=40), metadata={
         "description": "Optional hint; when given it must be a product of the path's domain"})
     filters = fields.List(

@@ -19,9 +19,16 @@ class ApplicationSchema(Answer, Schema):
     signing_secret = fields.String(metadata={"description": "Standard Webhooks secret (whsec_...)"})
 
 
+# The form N2 accepts (app/services/notifications/addresses.py); the host is checked on top of it.
+# "" (or null) removes it.
+CALLBACK_URL_PATTERN = r"^(https?://[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z][A-Za-z0-9-]*)+(:[1-9][0-9]{0,3})?(/[!-~]*)?)?$"
+
+
 class ApplicationUpdateSchema(Schema):
     """N2: a field left out keeps its value."""
-    callback_url = fields.String(allow_none=True, validate=validate.Length(max=500))
+    callback_url = fields.String(allow_none=True, validate=validate.Length(max=500), metadata={
+        "description": "An http or https URL of a public host (no user name or password)",
+        "pattern": CALLBACK_URL_PATTERN, "example": "https://example.org/notifications"})
     topics = fields.List(fields.String(validate=validate.OneOf(TOPICS)), validate=validate.Length(max=len(TOPICS)))
 
 

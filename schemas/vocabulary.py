@@ -25,6 +25,15 @@ ITEM_ID_PATTERN = r"^[A-Z]{3}\d+$"
 PRODUCT_ID_PATTERN = ITEM_ID_PATTERN
 DOMAIN_ID_PATTERN = r"^[A-Z]{3}-[A-Z0-9_]+$"
 
+# How a catalog domain's attribute places a product: PARENT_PK names the parent vehicle, CHILD_PK refines it.
+ATTRIBUTE_HIERARCHIES = ("PARENT_PK", "CHILD_PK", "FAMILY", "ITEM", "CHILD_DEPENDENT")
+
+# OAuth 2 grants POST /oauth/token exchanges.
+GRANT_TYPES = ("client_credentials", "authorization_code", "refresh_token")
+
+# Text a request may hold: anything but NUL, which PostgreSQL cannot store (app/json_input.py).
+NO_NUL_PATTERN = r"^[^\x00]*$"
+
 # Pagination (decisions.md): limit 1 to 200, default 50; offset 0 to 10,000.
 PAGE_LIMIT_DEFAULT = 50
 PAGE_LIMIT_MAX = 200

@@ -4,9 +4,9 @@ from flask.views import MethodView
 
 from app.http.auth import basic_client_credentials
 from app.http.ratelimit import client_authentication_limits, counting_failed_client_authentications
-from app.http.smorest import Blueprint
+from app.http.smorest import CLIENT_AUTHENTICATION, Blueprint
 from app.services import auth
-from schemas.auth import TokenRequestSchema, TokenSchema
+from schemas.auth import TokenParametersSchema, TokenRequestSchema, TokenSchema
 from schemas.examples import common as examples
 
 blp = Blueprint("oauth", __name__, description="Access tokens")
@@ -14,11 +14,11 @@ blp = Blueprint("oauth", __name__, description="Access tokens")
 
 @blp.route("/oauth/token")
 class Token(MethodView):
-    @blp.auth("public")
+    @blp.auth("public", security=CLIENT_AUTHENTICATION)
     @client_authentication_limits
     @blp.errors("invalid_request", "invalid_grant", "unsupported_grant_type", "invalid_client", "not_found",
                 "local_rate_limited")
-    @blp.arguments(TokenRequestSchema, location="query", as_kwargs=False, arg_name="query")
+    @blp.arguments(TokenParametersSchema, location="query", as_kwargs=False, arg_name="query")
     @blp.arguments(TokenRequestSchema, location="json_or_form", arg_name="body", required=False,
                    example=examples.TOKEN_REQUEST)
     @blp.response(200, TokenSchema, example=examples.TOKEN)

@@ -28,7 +28,8 @@ UPLOAD = {"required": True, "content": {
         "VEHICLE_YEAR...: a value id or name), then optional note and position (a POSITION value id or "
         "name). One line per item and vehicle; an item's lines make one row")}, "example": examples.CSV_BODY}}}
 IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False, "schema": {
-    "type": "string", "maxLength": 255}, "description": "The same key and body again answer 200 with the same job; "
+    "type": "string", "minLength": 1, "maxLength": 255},
+    "description": "The same key and body again answer 200 with the same job; "
     "the same key with another body is a 409 `idempotency_conflict`"}
 LOCATION = {"Location": {"description": "The job: /compatibilities/bulk/{job_id}", "schema": {"type": "string"}}}
 

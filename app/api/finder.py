@@ -36,7 +36,7 @@ class CatalogDomain(MethodView):
 class TopValues(MethodView):
     @blp.read(TopValueSchema(many=True), "unknown_attribute", "repeated_attribute", "not_found",
               reads="replica", example=examples.TOP_VALUES)
-    @blp.arguments(TopValuesArgsSchema, example=examples.TOP_VALUES_REQUEST)
+    @blp.arguments(TopValuesArgsSchema, required=False, example=examples.TOP_VALUES_REQUEST)  # {} when absent
     def post(self, args, domain_id, attribute_id):
         """Count the values of an attribute among the matching vehicles
 

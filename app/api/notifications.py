@@ -34,7 +34,7 @@ class ApplicationById(MethodView):
 
     @blp.auth("token")
     @blp.errors(*APPLICATION)
-    @blp.arguments(ApplicationUpdateSchema, example=examples.APPLICATION_UPDATE)
+    @blp.arguments(ApplicationUpdateSchema, required=False, example=examples.APPLICATION_UPDATE)  # {} when absent
     @blp.response(200, ApplicationSchema, example=examples.APPLICATION)
     def put(self, changes, client_id):
         """Set where and what an application is notified of

@@ -17,6 +17,7 @@ from app.errors import STATUS
 from app.http import errors
 from app.http.auth import guard
 from app.http.bodies import LenientBodyParser
+from app.http.document import StrictDocumentPlugin, field_rules, response_headers
 from app.http.etag import OPTIONAL_IF_MATCH, ItemStateEtagMixin
 from app.http.jsonp import CALLBACK, CALLBACK_MAX_LENGTH
 from app.replicas import reads_from_replica
@@ -24,6 +25,8 @@ from app.services.auth.ownership import checked_item
 from schemas.common import Answer, ErrorSchema
 
 BEARER = [{"bearerAuth": []}]
+# /oauth/token: client credentials in the body (no scheme), or as HTTP Basic (RFC 6749 2.3.1).
+CLIENT_AUTHENTICATION = [{}, {"basicAuth": []}]
 
 
 class ArgumentsParser(LenientBodyParser):
@@ -47,6 +50,13 @@ CONVENTION_PARAMETERS = {
                        "when the body is an array); error bodies are never reduced",
         "schema": {"type": "string"},
     },
+}
+# How a client gets the bearer tokens, for tools that read it (schemathesis tells a token
+# endpoint's refusal of unknown credentials from a refusal of a well-formed request by it).
+OAUTH2_SCHEME = {
+    "type": "oauth2", "description": "The tokens `bearerAuth` sends come from POST /oauth/token",
+    "flows": {"clientCredentials": {"tokenUrl": "/oauth/token",
+                                    "scopes": {"read": "Read the user's data", "write": "Change it"}}},
 }
 CONVENTIONS_DESCRIPTION = """
 
@@ -129,6 +139,8 @@ class Api(flask_smorest.Api):
         """flask-smorest's per-status error responses, each with an example of our error object."""
         for status in http.HTTPStatus:
             response = {"description": status.phrase}
+            if response_headers(status):
+                response["headers"] = response_headers(status)
             if status >= 400:
                 response.update(schema=self.ERROR_SCHEMA, example=error_example(status))
             prepare_response(response, self.spec, self.DEFAULT_RESPONSE_CONTENT_TYPE)
@@ -154,12 +166,19 @@ class Api(flask_smorest.Api):
         spec_kwargs.setdefault("marshmallow_plugin", AnswerPlugin())
         info = spec_kwargs["info"] = {**spec_kwargs.get("info", {})}
         info["description"] = info.get("description", "") + CONVENTIONS_DESCRIPTION
+        spec_kwargs.setdefault("servers", [{"url": "/", "description": "This server"}])
+        spec_kwargs["extra_plugins"] = [*spec_kwargs.get("extra_plugins", ()), StrictDocumentPlugin()]
         super().init_app(app, spec_kwargs=spec_kwargs)
+        self.ma_plugin.converter.add_attribute_function(field_rules)
         for name, parameter in CONVENTION_PARAMETERS.items():
             self.spec.components.parameter(name, parameter["in"], parameter)
         self.spec.components.security_scheme(
             "bearerAuth", {"type": "http", "scheme": "bearer",
                            "description": "Authorization: Bearer <access token>"})
+        self.spec.components.security_scheme(
+            "basicAuth", {"type": "http", "scheme": "basic",
+                          "description": "POST /oauth/token only: client_id and client_secret as HTTP Basic"})
+        self.spec.components.security_scheme("oauth2", OAUTH2_SCHEME)
 
 
 class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
@@ -178,6 +197,7 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._prepare_doc_cbks.append(self._prepare_errors_doc)
+        self._prepare_doc_cbks.append(self._prepare_json_or_form_doc)
 
     def arguments(self, schema, *args, **kwargs):
         """As flask-smorest's, but a schema class is instantiated once here: webargs would build
@@ -192,12 +212,13 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
         return lambda view: declare_errors(parse(view), *declared)
 
     def auth(self, mode="token", *, reads="primary", invalid_status=401, owner=None, message=None,
-             item=checked_item):
+             item=checked_item, security=()):
         """Declares who may call the view: "public", or "token" (optionally with an
         `owner(view_kwargs, caller_id)` permission check; `message` fixes the refusal's text where
         the spec gives it). On a route with an item in its path, the view gets the item's row as
         `item`, which `item(item_id, row)` checks (app/http/auth.py, guard). Put it above the other
-        decorators so that a caller without a token learns that before anything else.
+        decorators so that a caller without a token learns that before anything else. A public
+        view may declare the `security` it accepts besides none (CLIENT_AUTHENTICATION).
         `reads="replica"`: the view only reads data no caller owns, which a read replica may serve
         (app/replicas); its token, if it takes one, is still checked on the primary."""
         if reads not in ("primary", "replica"):
@@ -207,7 +228,7 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
             def public(view):
                 view = route(view)
                 view.auth_mode = "public"  # read by app/http/cors.py
-                return self.doc(security=[])(view)
+                return self.doc(security=list(security))(view)
 
             return public
         if mode != "token":
@@ -254,6 +275,14 @@ class Blueprint(ItemStateEtagMixin, flask_smorest.Blueprint):
         guard = self.auth(auth, reads=reads, item=item)
         declare, respond = self.errors(*codes), self.response(200, schema, **response_kwargs)
         return lambda view: guard(declare(respond(view)))
+
+    @staticmethod
+    def _prepare_json_or_form_doc(doc, doc_info, **kwargs):
+        """A `json_or_form` body is documented as both media types, with the same schema."""
+        content = doc.get("requestBody", {}).get("content", {})
+        if "application/x-www-form-urlencoded" in content:
+            content.setdefault("application/json", deepcopy(content["application/x-www-form-urlencoded"]))
+        return doc
 
     @staticmethod
     def _prepare_errors_doc(doc, doc_info, *, api, spec, **kwargs):

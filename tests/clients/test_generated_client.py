@@ -46,7 +46,8 @@ def test_generated_client_gets_a_token_writes_and_lists_compatibilities(live, ge
     models = generated("models")
     token = generated("api.oauth.post_token").sync(
         client=package.Client(base_url=live),
-        body=models.TokenRequest(grant_type="client_credentials", client_id=CLIENT_ID, client_secret=CLIENT_SECRET))
+        body=models.TokenRequest(grant_type=models.TokenRequestGrantType.CLIENT_CREDENTIALS,  # an enum now
+                                 client_id=CLIENT_ID, client_secret=CLIENT_SECRET))
     assert isinstance(token, models.Token), token
     seller = package.AuthenticatedClient(base_url=live, token=token.access_token)
 

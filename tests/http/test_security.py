@@ -184,7 +184,8 @@ def concrete(path):
 
 def test_unknown_body_fields_are_rejected_on_every_json_body(client, run_db):
     before = snapshot(run_db)
-    operations = list(json_body_operations(client))
+    # RFC 6749 3.2: the token endpoint ignores parameters it does not know (its schema excludes them).
+    operations = [op for op in json_body_operations(client) if op != ("POST", "/oauth/token")]
     assert len(operations) >= 12
     for method, path in operations:
         response = client.open(concrete(path), method=method, json={"is_admin": True, "seller_id_override": 1},

@@ -9,8 +9,8 @@ from app.errors import ApiError
 from app.models import AccessToken, Application, AuthorizationCode, RefreshToken, User
 from app.models.base import utcnow
 from app.services.auth import queries
+from schemas.vocabulary import GRANT_TYPES
 
-GRANT_TYPES = ("client_credentials", "authorization_code", "refresh_token")
 DEFAULT_SCOPE = "read write"
 
 
