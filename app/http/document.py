@@ -14,6 +14,8 @@
   pattern where they have none.
 - 429 and 503 answers document their `Retry-After` header, a 304 its `ETag`.
 """
+import json
+
 from apispec import BasePlugin
 from marshmallow import fields
 
@@ -90,11 +92,30 @@ def field_rules(_converter, field, ret, **kwargs):
     return {}
 
 
+def plain_nullable(prop):
+    """apispec writes a nested schema that may be null as `anyOf: [$ref, {type: object, nullable}]`,
+    which generators turn into a union with an empty object; `allOf: [$ref]` with `nullable` says the
+    same (the schema, or null) in the form OpenAPI 3.0 gives for it."""
+    variants = prop.get("anyOf")
+    if (isinstance(variants, list) and len(variants) == 2 and "$ref" in variants[0]
+            and variants[1] == {"type": "object", "nullable": True}):
+        del prop["anyOf"]
+        prop.update(allOf=[variants[0]], nullable=True)
+
+
 class StrictDocumentPlugin(BasePlugin):
     def init_spec(self, spec):
         self.spec = spec
 
     def schema_helper(self, name, definition, **kwargs):
+        for prop in (definition.get("properties") or {}).values():
+            plain_nullable(prop)
+            if "default" in prop:
+                # openapi-typescript types a property with a default as always there, a request's
+                # too: clients would have to send it, and would count on an answer the server may
+                # leave out. The default is the server's to apply; the description says it.
+                default = prop.pop("default")
+                prop["description"] = f"{prop.get('description', '')} (default: {json.dumps(default)})".lstrip()
         schema = kwargs.get("schema")
         cls = schema if isinstance(schema, type) else type(schema)
         return dict(vars(cls)["OPENAPI"]) if "OPENAPI" in vars(cls) else None

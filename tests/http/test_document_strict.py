@@ -135,6 +135,22 @@ def test_no_enum_lists_null_or_a_value_twice(spec):
     assert not wrong, wrong
 
 
+def test_schema_properties_leave_defaults_to_the_description_and_say_null_plainly(spec):
+    """openapi-typescript types a property with a `default` as always present (a client had to send
+    `offset: 0`), and apispec's `anyOf: [$ref, {type: object, nullable}]` became a union with an empty
+    object (`change.changes?.note` did not compile)."""
+    schemas = spec["components"]["schemas"]
+    defaults = [f"{name}.{prop}" for name, schema in schemas.items()
+                for prop, node in (schema.get("properties") or {}).items() if "default" in node]
+    assert not defaults, defaults
+    assert "(default: 0)" in schemas["ProductSearchArgs"]["properties"]["offset"]["description"]
+    empty_objects = [path for path, node in walk(spec)
+                     if {"type": "object", "nullable": True} in (node.get("anyOf") or [])]
+    assert not empty_objects, empty_objects
+    changes = schemas["Change"]["properties"]["changes"]
+    assert changes["allOf"] == [{"$ref": "#/components/schemas/Changes"}] and changes["nullable"] is True
+
+
 def test_retry_after_on_429_and_503_and_etag_on_304(spec):
     missing = []
     for name, operation in operations(spec):
