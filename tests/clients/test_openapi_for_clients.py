@@ -4,6 +4,8 @@ import re
 
 import pytest
 
+from tests.http.test_document_strict import walk
+
 
 @pytest.fixture
 def document(client):
@@ -17,15 +19,9 @@ def operations(document):
                 yield method, path, operation
 
 
-def enums(node, where="#"):
-    if isinstance(node, dict):
-        if isinstance(node.get("enum"), list):
-            yield where, node["enum"]
-        for key, value in node.items():
-            yield from enums(value, f"{where}/{key}")
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from enums(value, f"{where}/{index}")
+def enums(document):
+    """(path, values) of every enum in the document."""
+    return ((where, node["enum"]) for where, node in walk(document) if isinstance(node.get("enum"), list))
 
 
 def test_every_operation_has_a_unique_snake_case_operation_id(document):
