@@ -48,8 +48,6 @@ PATH_EXAMPLES = {
     "/items/catalog_domains/{domain_id}/compatibilities/cards": {"domain_id": "MLA-BRAKE_PADS"},
 }
 
-NO_NUL = NO_NUL_PATTERN
-
 RETRY_AFTER = {"description": "Seconds to wait before trying again", "required": True,
                "schema": {"type": "integer", "minimum": 0}}
 NOT_MODIFIED_ETAG = {"description": "The tag the 200 answer would have", "required": True,
@@ -77,14 +75,19 @@ def without_null_enums(node):
     return node
 
 
+def without_nul(schema):
+    """A text's schema (in place) says it holds no NUL, unless its pattern, enum or format says more."""
+    if not {"pattern", "enum", "format"} & set(schema):
+        schema["pattern"] = NO_NUL_PATTERN
+
+
 def field_rules(_converter, field, ret, **kwargs):
     """Runs last on each field's property (MarshmallowPlugin attribute function): `null` out of its
-    enum, NO_NUL on the plain text fields of request bodies and 64-bit bounds on their integers
+    enum, no NUL in the plain text fields of request bodies and 64-bit bounds on their integers
     (`ret` changed in place)."""
     without_null_enums(ret)
-    if (isinstance(field, fields.String) and isinstance(field.root, StrictSchema)
-            and not {"pattern", "enum", "format"} & set(ret)):
-        ret["pattern"] = NO_NUL
+    if isinstance(field, fields.String) and isinstance(field.root, StrictSchema):
+        without_nul(ret)
     if isinstance(field, fields.Integer) and isinstance(field.root, StrictSchema):
         # The JSON parser reads 64-bit integers, and answers invalid_json past them.
         ret.setdefault("minimum", -2 ** 63)
@@ -141,5 +144,5 @@ class StrictDocumentPlugin(BasePlugin):
             for parameter in operation.get("parameters", []):
                 # A NUL anywhere in the query is refused too (app/http/hooks.py).
                 schema = parameter.get("schema", {}) if isinstance(parameter, dict) else {}
-                if schema.get("type") == "string" and not {"pattern", "enum", "format"} & set(schema):
-                    schema["pattern"] = NO_NUL
+                if schema.get("type") == "string":
+                    without_nul(schema)

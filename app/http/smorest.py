@@ -139,8 +139,9 @@ class Api(flask_smorest.Api):
         """flask-smorest's per-status error responses, each with an example of our error object."""
         for status in http.HTTPStatus:
             response = {"description": status.phrase}
-            if response_headers(status):
-                response["headers"] = response_headers(status)
+            headers = response_headers(status)
+            if headers:
+                response["headers"] = headers
             if status >= 400:
                 response.update(schema=self.ERROR_SCHEMA, example=error_example(status))
             prepare_response(response, self.spec, self.DEFAULT_RESPONSE_CONTENT_TYPE)

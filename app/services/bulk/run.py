@@ -46,7 +46,7 @@ def pending_items(job_id, at_most):
             .limit(at_most).count())
 
 
-def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic, batch_s=0.05):
+def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic, batch_s=0.0):
     """One task's share of a job: items for up to `slice_s` seconds, in write transactions of about
     `batch_s`. A successor is queued first when another item waits, so that other consumers share the
     job and other jobs get their turn."""
