@@ -30,6 +30,10 @@ AUTH = {"Authorization": "Bearer " + TOKEN}
 FAMILY, PARENTS = 100, 10  # a block: 10 model years of 10 versions, selected by BRAND + MODEL
 BLOCKS = 100
 PRODUCT_BASE, ITEM_BASE = 7_100_000_000, 8_100_000_000
+# Between two probes (an item read and J2) while the job runs: buyers' reads at a steady pace. Probes
+# sent back to back would keep one of the host's cores busy on their own and measure the contention
+# they make, not the job's effect on a read.
+PROBE_PAUSE_S = 0.02
 TARGETS = {"job": 60.0, "ratio": 2.0, "upload": 1.0, "j2": 2.0}
 
 
@@ -157,6 +161,7 @@ def main():
                 j2.append(took)
                 if job["status"] not in ("QUEUED", "RUNNING"):
                     break
+                time.sleep(PROBE_PAUSE_S)
             job_s = time.perf_counter() - job_started
             assert job["status"] == "DONE" and job["compatibilities"]["created"] == compatibilities, job
             during = statistics.median(reads)
