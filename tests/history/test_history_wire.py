@@ -2,7 +2,7 @@
 nested schemas would (schemas/history.py, FastNested)."""
 import itertools
 
-from app.services.history.reads import Changes, FromTo
+from app.services.history.change_record import Changes, FromTo
 from app.services.history.scope import Actor
 from schemas.history import ActorSchema, ChangesSchema, flat_actor, flat_changes
 

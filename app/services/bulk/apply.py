@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 from app.db import db
 from app.errors import ApiError
-from app.models import AttributeScope, Compatibility, ProductAttribute
+from app.models import Compatibility
 from app.services import compat, history
 from app.services.auth import require_item, require_item_seller
+from app.services.bulk import queries
 from app.services.catalog.text_normalize import value_key
 from app.services.compat.context import CatalogReads, ItemContext, load_rules, loadable_domain_ids, lock_item
 from app.services.compat.plans import family_products, resolve_products
@@ -134,10 +135,8 @@ def _replacement(item_id, row, limits, reads):
 
 
 def _is_value_id(domain_id, attribute_id, value, reads):
-    return reads.get(("value", domain_id, attribute_id, value), lambda: ProductAttribute.select(
-        ProductAttribute.product).join(AttributeScope, on=ProductAttribute.scope == AttributeScope.id).where(
-        AttributeScope.domain_id == domain_id, AttributeScope.attribute_id == attribute_id,
-        ProductAttribute.value_id == value).limit(1).exists())
+    return reads.get(("value", domain_id, attribute_id, value),
+                     lambda: queries.is_value_id(domain_id, attribute_id, value))
 
 
 def _vehicle_domain(item, reads):

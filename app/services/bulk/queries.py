@@ -2,8 +2,8 @@
 consumer runs for every item."""
 import json
 
-from app.db import execute_prepared, is_postgres, param
-from app.models import BulkItem, BulkJob, BulkRow
+from app.db import db, execute_prepared, is_postgres, param
+from app.models import AttributeScope, BulkItem, BulkJob, BulkRow, ProductAttribute
 from app.models.bulk import PENDING
 from app.prepared_rows import prepared_instances
 
@@ -12,6 +12,16 @@ def job(job_id):
     """The job, every column, or None."""
     return next(iter(prepared_instances(BulkJob, "bulk_job_by_id", lambda: BulkJob.select().where(
         BulkJob.id == param("id")), {"id": job_id})), None)
+
+
+def commit_without_waiting_for_disk():
+    """PostgreSQL: the current transaction's COMMIT returns before its log is on disk, which spares a
+    consumer a disk flush per item. A server crash may then lose the consumer's last commits, but
+    each whole, with the items' results and statuses written in it: those items are PENDING again,
+    and the job applies them once more, once (J2's counts may step back). Writes made by requests
+    keep the server's setting."""
+    if is_postgres():
+        db.execute_sql("SET LOCAL synchronous_commit TO OFF")
 
 
 def _next_item():
@@ -69,3 +79,12 @@ def count_item(job_id, rows, ok, created, updated, deleted, now):
         heartbeat=param("now")).where(BulkJob.id == param("job")),
         {"job": job_id, "rows": rows, "ok": ok, "error": rows - ok, "created": created, "updated": updated,
          "deleted": deleted, "now": BulkJob.heartbeat.db_value(now)})
+
+
+def is_value_id(domain_id, attribute_id, value):
+    """Whether some product of the domain has `value` as the attribute's value id."""
+    return execute_prepared("bulk_is_value_id", lambda: ProductAttribute.select(ProductAttribute.product).join(
+        AttributeScope, on=ProductAttribute.scope == AttributeScope.id).where(
+        AttributeScope.domain_id == param("domain"), AttributeScope.attribute_id == param("attribute"),
+        ProductAttribute.value_id == param("value")).limit(1),
+        {"domain": domain_id, "attribute": attribute_id, "value": value}).fetchone() is not None

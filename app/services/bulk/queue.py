@@ -8,17 +8,24 @@ a job."""
 import logging
 import os
 import threading
+import time
 from urllib.parse import urlsplit
 
 import huey
 
 from app.db import connection, deadline_connector
 from app.services.bulk.run import sweep, work_on_job
+from app.services.compat.context import CatalogReads
 from app.services.notifications import worker as notifications_worker
 
 log = logging.getLogger("app.bulk")
 # An idle consumer polls its storage at most this far apart (PostgreSQL's storage is woken at once).
 MAX_POLL_DELAY_S = 1.0
+# A consumer's task slices share their catalog reads (a family's vehicles, a value's id, a domain's
+# rules) for this long: a job's items mostly name the same few families, and reading each again
+# per slice was a large part of a slice's work. An operator's catalog import reaches the jobs that
+# late at most.
+CATALOG_READS_S = 30.0
 
 
 def queue_url(settings, database_url):
@@ -54,6 +61,7 @@ class JobQueue:
         self.url, self.settings, self.limits = url, settings, limits
         self._huey = None
         self._lock = threading.Lock()
+        self._reads = CatalogReads()
 
     @classmethod
     def from_settings(cls, settings, database_url, limits):
@@ -85,7 +93,15 @@ class JobQueue:
     def _run_job(self, job_id):
         with connection():
             work_on_job(job_id, self.limits, self.settings["BULK_SLICE_S"], lambda: self.enqueue(job_id),
-                        batch_s=self.settings["BULK_BATCH_MS"] / 1000)
+                        batch_s=self.settings["BULK_BATCH_MS"] / 1000, reads=self._catalog_reads())
+
+    def _catalog_reads(self, clock=time.monotonic):
+        """The catalog reads this consumer's slices share, renewed every CATALOG_READS_S (thread
+        workers may share one: a race reads a key twice, never wrongly)."""
+        now = clock()
+        if now - self._reads.born > CATALOG_READS_S:
+            self._reads = CatalogReads(now)
+        return self._reads
 
     def sweep(self):
         return sweep(self.settings["BULK_STALE_AFTER_S"], self.settings["BULK_MAX_ATTEMPTS"],

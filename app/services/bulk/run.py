@@ -46,16 +46,17 @@ def pending_items(job_id, at_most):
             .limit(at_most).count())
 
 
-def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic, batch_s=0.0):
+def work_on_job(job_id, limits, slice_s, enqueue_successor, clock=time.monotonic, batch_s=0.0, reads=None):
     """One task's share of a job: items for up to `slice_s` seconds, in write transactions of about
-    `batch_s`. A successor is queued first when another item waits, so that other consumers share the
-    job and other jobs get their turn."""
+    `batch_s`, reading the catalog through `reads` (CatalogReads; by default, afresh). A successor is
+    queued first when another item waits, so that other consumers share the job and other jobs get
+    their turn."""
     job = start_job(job_id)
     if job is None:
         return
     if pending_items(job_id, 2) > 1:
         enqueue_successor()
-    deadline, applied, reads = clock() + slice_s, 0, CatalogReads()
+    deadline, applied, reads = clock() + slice_s, 0, reads or CatalogReads()
     while clock() < deadline and (batch := apply_next_items(job, limits, reads, clock, batch_s)):
         applied += batch
     log.debug("bulk job %s: %d item(s) applied in this slice", job_id, applied)
@@ -87,6 +88,7 @@ def apply_next_items(job, limits, reads=None, clock=time.monotonic, batch_s=0.0,
     counts = _Counts()
     try:
         with _one_writer_at_a_time(), write_transaction():
+            queries.commit_without_waiting_for_disk()
             until = clock() + batch_s
             while counts.items < at_most and (unit := queries.claim_next_item(job.id)) is not None:
                 counts.add(_apply_unit(job, unit, limits, reads))

@@ -5,6 +5,7 @@ the database's own work; here the statement is built once and the driver runs it
 (executemany: sqlite3's, and psycopg 3's, which pipelines the rows). The upsert syntax is the same
 on SQLite (3.24+) and PostgreSQL.
 """
+import functools
 import json
 from contextlib import contextmanager
 
@@ -80,10 +81,16 @@ def _row_converter(width, converters):
     """One function that converts a row's converted columns and passes the others: a lambda
     written out for these positions (integers only), cheaper than transposing the rows to convert
     column by column and back."""
-    names = {n: f"convert{n}" for n, _ in converters}
-    body = ", ".join(f"{names[n]}(row[{n}])" if n in names else f"row[{n}]" for n in range(width))
-    namespace = {names[n]: _memo(convert) if convert is _datetime_text else convert for n, convert in converters}
-    return eval(f"lambda row: ({body},)", namespace)  # noqa: S307
+    namespace = {f"convert{n}": _memo(convert) if convert is _datetime_text else convert for n, convert in converters}
+    return eval(_converter_code(width, tuple(n for n, _ in converters)), namespace)  # noqa: S307
+
+
+@functools.cache
+def _converter_code(width, positions):
+    """The lambda's code, compiled once per shape: a write of a few rows paid the compilation more
+    than its rows' conversion."""
+    body = ", ".join(f"convert{n}(row[{n}])" if n in positions else f"row[{n}]" for n in range(width))
+    return compile(f"lambda row: ({body},)", "<row converter>", "eval")
 
 
 def _memo(convert):

@@ -62,10 +62,12 @@ def loadable_domain_ids(rules):
 class CatalogReads:
     """What the writes read of the catalog (an item domain's rules for a category, a domain, the
     products a family selects), each read once. A write request reads afresh; a bulk job's consumer
-    shares one between the items of a task slice, which then see the catalog as it was at the
-    slice's first read of it (an operator's import changes it, never a seller's write)."""
+    shares one between the items of its task slices for a while (app/services/bulk/queue.py), which
+    then see the catalog as it was at its first read of it (an operator's import changes it, never a
+    seller's write)."""
 
-    def __init__(self):
+    def __init__(self, born=0.0):
+        self.born = born
         self._read = {}
 
     def get(self, key, read):

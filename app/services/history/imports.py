@@ -7,7 +7,7 @@ from peewee import fn
 from app.db import is_postgres
 from app.models import Compatibility, CompatibilityChange, Order
 from app.services.bundle.sql import insert_rows, select_in
-from app.services.history.reads import COLUMNS, to_record
+from app.services.history.change_record import COLUMNS, to_record
 from app.services.history.record import CREATE, DELETE, FIELDS, UPDATE, who, write_records
 from app.services.history.scope import IMPORT, Actor, ChangeScope
 from app.services.history.state import recount, touch

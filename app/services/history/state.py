@@ -10,6 +10,7 @@ from peewee import fn
 
 from app.models import CompatibilityChange, Item
 from app.models.items import new_state_token
+from app.services.history import queries
 from app.services.history.scope import current_scope
 from app.services.notifications import outbox
 
@@ -46,6 +47,10 @@ def touch(item_ids, recorded=None):
         return
     outbox.items_changed(item_ids)  # in this transaction: the items_compatibilities notifications
     token = new_state_token()  # one for all: the tag hashes the item id too
+    if len(item_ids) == 1:  # a write's usual case
+        queries.touch_item(item_ids[0], token, (recorded or {}).get(item_ids[0], 0))
+        current_scope().states[item_ids[0]] = token
+        return
     by_count = {}  # a few UPDATEs: items that got the same number of records share one
     for item_id in item_ids:
         by_count.setdefault((recorded or {}).get(item_id, 0), []).append(item_id)

@@ -16,7 +16,7 @@ locking its items one by one, a bulk job's batch) sorts first even when it chang
 younger transaction did. Within an item, record ids are commit order (taken under the item's lock,
 held until commit), which is what a consumer rebuilding state orders by (README, N4)."""
 from app.db import db, is_postgres
-from app.services.history.reads import to_record
+from app.services.history.change_record import to_record
 from app.services.notifications import queries
 from app.services.notifications.queries import TABLE, XID_COLUMN
 

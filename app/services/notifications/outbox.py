@@ -1,10 +1,9 @@
 """The transactional outbox: events written in the transaction of the change they describe, so a
 change that rolls back notifies nobody and one that commits is notified even if every process dies
 right after the commit."""
-from peewee import fn
-
 from app.db import db, is_postgres
-from app.models.notifications import BULK_JOBS, ITEMS_COMPATIBILITIES, Notification, NotificationEvent
+from app.models.notifications import BULK_JOBS, ITEMS_COMPATIBILITIES, NotificationEvent
+from app.services.notifications import queries
 
 
 def _written_in_this_transaction(topic, subjects):
@@ -27,14 +26,16 @@ def _next_id():
     no other transaction takes the same ids."""
     if is_postgres():
         return None
-    return max(NotificationEvent.select(fn.MAX(NotificationEvent.id)).scalar() or 0,
-               Notification.select(fn.MAX(Notification.event_id)).scalar() or 0) + 1
+    return (queries.last_event_id() or 0) + 1
 
 
 def _insert(rows):
     first = _next_id()
     if first is not None:
         rows = [{**row, "id": first + n} for n, row in enumerate(rows)]
+    if len(rows) == 1:  # a write's usual event: one prepared statement
+        queries.insert_event(rows[0])
+        return
     for start in range(0, len(rows), 500):
         NotificationEvent.insert_many(rows[start:start + 500]).execute()
 

@@ -1,13 +1,18 @@
-"""The change feed's statements (N4): a user's change records after a cursor, oldest first.
+"""The outbox's statements, which every write runs, and the change feed's (N4): a user's change
+records after a cursor, oldest first.
 
 SQL text, not the query builder: PostgreSQL's page compares the (xid8, id) row value with the cursor
 and keeps only the transactions older than the snapshot's xmin (feed.py says why), which peewee does
 not express. Every value is a bound parameter; only the table and column names, fixed here, are
 formatted in.
 """
-from app.db import db
+from peewee import SQL, Select, fn
+
+from app.db import db, execute_prepared, param
 from app.models import CompatibilityChange, Item
-from app.services.history.reads import COLUMNS
+from app.models.base import utcnow
+from app.models.notifications import Notification, NotificationEvent
+from app.services.history.change_record import COLUMNS
 
 XID_COLUMN = "xid"
 TABLE = CompatibilityChange._meta.table_name
@@ -33,3 +38,20 @@ def postgres_page(user_id, xid, record_id, limit):
 
 def sqlite_page(user_id, record_id, limit):
     return db.execute_sql(SQLITE_PAGE, (record_id, user_id, limit)).fetchall()
+
+
+def last_event_id():
+    """The highest id of the events, waiting or fanned out (SQLite's outbox numbers its own)."""
+    def build():
+        ids = (NotificationEvent.select(fn.MAX(NotificationEvent.id).alias("last"))
+               + Notification.select(fn.MAX(Notification.event_id)))
+        return Select(columns=[fn.MAX(SQL('"last"'))]).from_(ids)
+    return execute_prepared("outbox_last_id", build, {}).fetchone()[0]
+
+
+def insert_event(row):
+    """One event: `row` has topic, subject, and id on SQLite; user_id is optional."""
+    columns = ("id", "topic", "subject", "user_id") if "id" in row else ("topic", "subject", "user_id")
+    execute_prepared(("outbox_insert", columns), lambda: NotificationEvent.insert(
+        {getattr(NotificationEvent, c): param(c) for c in (*columns, "date_created")}),
+        {"user_id": None, **row, "date_created": NotificationEvent.date_created.db_value(utcnow())})
