@@ -38,10 +38,14 @@ def claim_next_item(job_id):
 
 
 def pending_rows(job_id, item_id):
-    """The item's rows still to apply, in row order."""
-    return prepared_instances(BulkRow, "bulk_item_rows", lambda: BulkRow.select().where(
-        BulkRow.job_id == param("job"), BulkRow.item_id == param("item"), BulkRow.status == PENDING)
-        .order_by(BulkRow.row), {"job": job_id, "item": item_id})
+    """The item's rows still to apply, in row order: those of an item claimed PENDING are all PENDING
+    (an item and its rows change status in one transaction). Selected by item alone, so that the
+    (job, item, row) index serves it: with the status too, PostgreSQL chose the (job, status, row)
+    index and read every pending row of the job for each item."""
+    rows = prepared_instances(BulkRow, "bulk_item_rows", lambda: BulkRow.select().where(
+        BulkRow.job_id == param("job"), BulkRow.item_id == param("item")).order_by(BulkRow.row),
+        {"job": job_id, "item": item_id})
+    return [row for row in rows if row.status == PENDING]
 
 
 def has_pending_items(job_id):
