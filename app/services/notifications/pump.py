@@ -27,6 +27,7 @@ from app.models.notifications import (
     NotificationEvent,
 )
 from app.services.notifications import delivery
+from app.services.notifications.receivers import Receivers
 from app.services.notifications.signing import signed_headers
 
 log = logging.getLogger("app.notifications")
@@ -95,17 +96,32 @@ def retry_delay(attempts):
     return min(2 ** (attempts - 1), MAX_DELAY_S)
 
 
-def _take_due(now, at_most):
-    """Notifications due now, leased to this worker in one transaction: locked and skipped by any
-    other worker's on PostgreSQL (SQLite has one writer at a time), their next_at moved past the lease."""
+def _take_due(now, at_most, resting=()):
+    """Notifications due now, but those of the `resting` applications, leased to this worker in one
+    transaction: locked and skipped by any other worker's on PostgreSQL (SQLite has one writer at a
+    time), their next_at moved past the lease."""
     with write_transaction():
         query = (Notification.select().where(Notification.status == PENDING, Notification.next_at <= now)
                  .order_by(Notification.next_at).limit(at_most))
+        if resting:
+            query = query.where(Notification.application_id.not_in(list(resting)))
         taken = list(query.for_update(skip_locked=True) if is_postgres() else query)
         if taken:
             Notification.update(next_at=now + datetime.timedelta(seconds=LEASE_S)).where(
                 Notification.id.in_([n.id for n in taken])).execute()
     return taken
+
+
+def _hand_back(held, now, failing, window_s):
+    """The notifications a probe stands for, due again without an attempt; those of the failing
+    applications past the retry window are kept as missed (no probe will come for them in time)."""
+    with write_transaction():
+        if held:
+            Notification.update(next_at=now).where(Notification.id.in_([n.id for n in held])).execute()
+        if failing:
+            Notification.update(status=MISSED).where(
+                Notification.status == PENDING, Notification.application_id.in_(failing),
+                Notification.received < now - datetime.timedelta(seconds=window_s)).execute()
 
 
 def body_of(notification, attempts, sent):
@@ -150,12 +166,19 @@ def _record(outcomes, window_s):
                 Notification.id == notification.id).execute()
 
 
-def deliver_due(settings, executor=None):
+def deliver_due(settings, executor=None, receivers=None):
     """Posts the notifications due now, side by side (a slow receiver holds one thread for at most
-    its deadline); answers how many were attempted."""
-    taken = _take_due(utcnow(), BATCH)
+    its deadline); answers how many were attempted. `receivers` (Receivers): what this worker's
+    earlier passes learnt of each receiver (by default nothing)."""
+    receivers = receivers or Receivers()
+    now = utcnow()
+    taken = _take_due(now, BATCH, receivers.resting())
     if not taken:
         return 0
+    taken, held = receivers.probes(taken)
+    failing = sorted({n.application_id for n in taken} & set(receivers.failing()))  # those probed now
+    if held or failing:
+        _hand_back(held, now, failing, settings["NOTIFY_RETRY_WINDOW_S"])
     apps = {a.client_id: a for a in Application.select().where(
         Application.client_id.in_(list({n.application_id for n in taken})))}
     own = executor is None
@@ -165,6 +188,7 @@ def deliver_due(settings, executor=None):
     finally:
         if own:
             executor.shutdown()
+    receivers.note((notification.application_id, error is None) for notification, _, _, error in outcomes)
     _record(outcomes, settings["NOTIFY_RETRY_WINDOW_S"])
     return len(taken)
 
@@ -178,13 +202,13 @@ def purge_missed(now=None):
                                            Notification.received < now - MISSED_KEPT).execute()
 
 
-def pump_once(settings, executor=None):
+def pump_once(settings, executor=None, receivers=None):
     """One pass: events to notifications, then the due ones posted. Answers (events, attempts)."""
     with connection():
         events = 0
         while (taken := fan_out()):
             events += taken
-        return events, deliver_due(settings, executor)
+        return events, deliver_due(settings, executor, receivers)
 
 
 def pending_count():

@@ -9,6 +9,7 @@ import huey
 
 from app.db import connection
 from app.services.notifications.pump import pump_once, purge_missed
+from app.services.notifications.receivers import Receivers
 
 log = logging.getLogger("app.notifications")
 
@@ -16,9 +17,11 @@ log = logging.getLogger("app.notifications")
 def register(queue, settings):
     """The periodic task on the bulk jobs' huey."""
 
+    receivers = Receivers()
+
     @queue.periodic_task(huey.crontab(), name="notify.sweep")
     def notify_sweep():
-        pump_once(settings)
+        pump_once(settings, receivers=receivers)
         with connection():
             purge_missed()
 
@@ -31,6 +34,7 @@ class NotificationPump:
     def __init__(self, settings):
         self.settings = settings
         self._stop = threading.Event()
+        self.receivers = Receivers()
         self.thread = threading.Thread(target=self._run, name="notify-pump", daemon=True)
 
     def start(self):
@@ -45,7 +49,7 @@ class NotificationPump:
         pause = self.settings["NOTIFY_POLL_MS"] / 1000
         while not self._stop.is_set():
             try:
-                events, attempts = pump_once(self.settings)
+                events, attempts = pump_once(self.settings, receivers=self.receivers)
             except Exception:  # the database is away: try again at the next pause
                 log.exception("notifications: a pass failed")
                 events = attempts = 0

@@ -1,0 +1,94 @@
+"""A receiver that is down: after a pass without an acknowledged delivery its application's
+notifications rest, then one probes it, and the others follow once a probe is acknowledged; those
+past the retry window are kept as missed when it is probed."""
+import datetime
+
+from app.models import Notification
+from app.services.notifications import pump_once
+from app.services.notifications.receivers import MAX_REST_S, Receivers
+from tests.notifications.conftest import AUTH, add_vehicle
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def _all_due(run_db, **changes):
+    run_db(lambda: Notification.update(next_at=datetime.datetime(2000, 1, 1), **changes).execute())
+
+
+def _attempts(run_db):
+    return run_db(lambda: sorted((n.resource, n.status, n.attempts) for n in Notification.select()))
+
+
+def test_a_down_receiver_is_probed_by_one_notification_a_rest_and_gets_all_once_it_answers(
+        app, client, subscribe, receiver, run_db):
+    clock = Clock()
+    receivers = Receivers(clock)
+
+    def pump():
+        with app.app_context():
+            return pump_once(app.config, receivers=receivers)
+
+    subscribe(receiver.url)
+    receiver.status = 503
+    add_vehicle(client)
+    add_vehicle(client, "MLA101")
+    assert pump() == (2, 2)  # nothing known of the receiver yet: both posted, both failed
+    _all_due(run_db)
+    assert pump() == (0, 0)  # resting: not even taken
+    assert len(receiver.received) == 2
+    clock.now += 1.1
+    assert pump() == (0, 1)  # one probe; the other handed back without an attempt
+    assert len(receiver.received) == 3
+    assert sorted(a for _, _, a in _attempts(run_db)) == [1, 2]
+    _all_due(run_db)
+    clock.now += 1.1  # the second failed pass rests 2 s
+    assert pump() == (0, 0)
+    receiver.status = 200
+    clock.now += 1
+    assert pump() == (0, 1)  # the probe, acknowledged
+    assert pump() == (0, 1)  # then the one it stood for, at once
+    assert [status for _, status, _ in _attempts(run_db)] == ["SENT", "SENT"]
+    assert sorted(b["resource"] for b in receiver.bodies()[-2:]) == [
+        "/items/MLA100/compatibilities", "/items/MLA101/compatibilities"]
+
+
+def test_a_probe_past_the_retry_window_keeps_the_notifications_it_stands_for_as_missed(
+        app, client, subscribe, receiver, run_db):
+    clock = Clock()
+    receivers = Receivers(clock)
+    subscribe(receiver.url)
+    receiver.status = 500
+    add_vehicle(client)
+    add_vehicle(client, "MLA101")
+    with app.app_context():
+        pump_once(app.config, receivers=receivers)
+    _all_due(run_db, received=datetime.datetime(2000, 1, 1))  # past the window (60 s in these tests)
+    clock.now += 1.1
+    with app.app_context():
+        assert pump_once(app.config, receivers=receivers) == (0, 1)
+    missed = client.get("/missed_feeds?app_id=5501", headers=AUTH).get_json()
+    assert missed["paging"]["total"] == 2
+    assert sorted(m["attempts"] for m in missed["messages"]) == [1, 2]  # the probe's second, the other's first
+
+
+def test_rests_double_with_each_failed_pass_up_to_the_cap_and_end_with_an_acknowledgement():
+    clock = Clock()
+    receivers = Receivers(clock)
+    rests = []
+    for _ in range(9):
+        receivers.note([("app", False), ("app", False)])  # one pass, however many failed in it
+        rest = 0
+        while receivers.resting() == ["app"]:
+            clock.now += 0.5
+            rest += 0.5
+        rests.append(rest)
+    assert rests == [1, 2, 4, 8, 16, 32, MAX_REST_S, MAX_REST_S, MAX_REST_S]
+    assert receivers.failing() == ["app"]
+    receivers.note([("app", False), ("app", True)])  # any acknowledged delivery
+    assert receivers.resting() == [] and receivers.failing() == []
