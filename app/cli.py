@@ -290,7 +290,8 @@ def history_purge(days, dry_run, yes):
 @click.option("--threads", type=int, default=1, show_default=True,
               help="Tasks this process works on at once (each a thread with its own connection)")
 @click.option("--nice", type=click.IntRange(0, 19), default=10, show_default=True,
-              help="CPU priority below the web workers' (os.nice): requests keep their latency while a job runs")
+              help="CPU priority of the job threads below the web workers' (os.nice): requests keep their "
+                   "latency while a job runs (notifications are posted at the service's priority)")
 @operator_command(CURRENT)
 def worker(threads, nice):
     """Run one background worker in the foreground until stopped (Ctrl-C lets it finish its task
@@ -307,6 +308,10 @@ def worker(threads, nice):
     """
     if threads < 1:
         raise click.ClickException("--threads must be 1 or more")
+    # Linux keeps a nice value per thread, and a thread starts with its creator's: the notifications'
+    # thread (and its delivery threads), started before os.nice, keeps the service's priority, as a
+    # delivery's latency counts and its work is small; the job threads huey starts after run lower.
+    NotificationPump(current_app.config).start()
     os.nice(nice)
     huey_log = logging.getLogger("huey")
     if not huey_log.handlers:
@@ -317,7 +322,6 @@ def worker(threads, nice):
         logging.getLogger("huey.consumer").setLevel(logging.INFO)
     queue = current_app.extensions["bulk_queue"]
     queue.sweep()  # work a dead worker left, at once rather than at the first minute's sweep
-    NotificationPump(current_app.config).start()  # posts notifications while the consumer runs jobs
     queue.consumer(threads).run()
 
 

@@ -1,6 +1,7 @@
 """Real `flask --app wsgi worker` processes: a worker killed (SIGKILL) after the change committed and
 while it was posting; the next worker delivers the notification, with the same _id."""
 import datetime
+import os
 import signal
 import time
 
@@ -46,3 +47,23 @@ def test_a_worker_killed_before_delivering_loses_nothing(app, client, subscribe,
     bodies = receiver.bodies()
     assert len(bodies) == 2 and bodies[0]["_id"] == bodies[1]["_id"]  # at least once, one _id to drop repeats
     assert bodies[1]["attempts"] == 1
+
+
+def _nice_values(pid):
+    """{thread id: nice value} of a process's threads (the 19th field of /proc/PID/task/TID/stat)."""
+    values = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/stat") as stat:
+            values[int(tid)] = int(stat.read().rsplit(")", 1)[1].split()[16])
+    return values
+
+
+def test_a_worker_posts_notifications_at_the_services_priority_and_applies_jobs_below_it(app):
+    worker = Worker(app).wait_ready()
+    try:
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        nice = _nice_values(worker.process.pid)
+        assert nice[worker.process.pid] == base + 10  # the consumer and the job threads it starts
+        assert base in nice.values()  # the notifications' thread
+    finally:
+        worker.stop()
