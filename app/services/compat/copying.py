@@ -69,7 +69,7 @@ def copy_compatibilities(ctx, request, caller_id, limits, only_missing):
     ctx.restrictions.preload({row.domain_id for row in rows})
     entries = [Entry(row.product_id, row.domain_id, row.creation_source, *_details(ctx, row, extended))
                for row in rows]
-    written = insert_entries(ctx.item.id, entries)
+    written = insert_entries(ctx.item, entries)
     result["created_compatibilities_count"] = len(written)
     result["products"] = [_echo(ctx, row) for row in written]
     return result

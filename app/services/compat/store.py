@@ -26,9 +26,10 @@ def existing_products(item_id, product_ids):
     return queries.item_products_among(item_id, product_ids) if product_ids else set()
 
 
-def insert_entries(item_id, entries, source=SELLER):
-    """Adds the entries whose product the item does not have yet; consumes the item's pending
-    suggestions of those products. Returns the rows written."""
+def insert_entries(item, entries, source=SELLER):
+    """Adds the entries whose product `item` (its row, locked) does not have yet; consumes the item's
+    pending suggestions of those products. Returns the rows written."""
+    item_id = item.id
     entries = list(entries)
     existing = existing_products(item_id, [e.product_id for e in entries])
     entries = [e for e in entries if e.product_id not in existing]
@@ -42,7 +43,9 @@ def insert_entries(item_id, entries, source=SELLER):
     # which took longer than the database's own work for a 200-product family.
     insert_rows(Compatibility, COLUMNS, list(map(_in_column_order, rows)))
     history.record_created(item_id, rows)
-    if rows:
+    # The count is the item's derived state, current under its lock: an item without suggestions,
+    # the usual case, is spared the statement.
+    if rows and item.pending_suggestions:
         queries.delete_suggestions(item_id, [r["product"] for r in rows])
     return rows
 

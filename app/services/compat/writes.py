@@ -56,7 +56,7 @@ def add_compatibilities(item, body, caller_id, limits, reads=None):
                 created = set_universal(ctx)
             else:
                 reject_if_universal(ctx)
-                created = len(insert_entries(item_id, entries.values()))
+                created = len(insert_entries(ctx.item, entries.values()))
             result = {"created_compatibilities_count": created}
         check_item_limit(item_id, limits)
         refresh_items([item_id])
@@ -91,7 +91,7 @@ def change_compatibilities(item, body, caller_id, limits, reads=None):
                 set_universal(ctx)
             elif entries:
                 reject_if_universal(ctx)
-                insert_entries(item_id, entries.values())
+                insert_entries(ctx.item, entries.values())
             echo["create"] = {**create_echo, "universal": universal}
             if create.get("item_to_copy"):
                 echo["create"]["item_to_copy"] = copying.copy_compatibilities(
