@@ -31,7 +31,9 @@ def insert_entries(item, entries, source=SELLER):
     pending suggestions of those products. Returns the rows written."""
     item_id = item.id
     entries = list(entries)
-    existing = existing_products(item_id, [e.product_id for e in entries])
+    # Under the lock the item's count is current (or, after this write's deletes, too high): an item
+    # without compatibilities, a new listing's usual case, has none to skip.
+    existing = existing_products(item_id, [e.product_id for e in entries]) if item.compatibilities_count else set()
     entries = [e for e in entries if e.product_id not in existing]
     now = utcnow()
     rows = [{"id": row_id, "item": item_id, "product": e.product_id, "universal": False,
