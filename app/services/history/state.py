@@ -47,17 +47,11 @@ def touch(item_ids, recorded=None):
         return
     outbox.items_changed(item_ids)  # in this transaction: the items_compatibilities notifications
     token = new_state_token()  # one for all: the tag hashes the item id too
-    if len(item_ids) == 1:  # a write's usual case
-        queries.touch_item(item_ids[0], token, (recorded or {}).get(item_ids[0], 0))
-        current_scope().states[item_ids[0]] = token
-        return
     by_count = {}  # a few UPDATEs: items that got the same number of records share one
     for item_id in item_ids:
         by_count.setdefault((recorded or {}).get(item_id, 0), []).append(item_id)
     for count, ids in by_count.items():
-        for start in range(0, len(ids), 500):
-            Item.update(compat_state=token, history_count=Item.history_count + count).where(
-                Item.id.in_(ids[start:start + 500])).execute()
+        queries.touch_items(ids, token, count)
     states = current_scope().states
     for item_id in item_ids:
         states[item_id] = token
