@@ -19,5 +19,4 @@ AREAS = (health, catalog, auth, users, items, compat, bulk, history, orders, cha
 
 
 def register_blueprints(api):
-    for module in AREAS:
-        api.register_blueprint(module.blp)
+    api.register_blueprints([module.blp for module in AREAS])

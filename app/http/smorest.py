@@ -20,6 +20,7 @@ from app.http.bodies import LenientBodyParser
 from app.http.document import StrictDocumentPlugin, field_rules, response_headers
 from app.http.etag import OPTIONAL_IF_MATCH, ItemStateEtagMixin
 from app.http.jsonp import CALLBACK, CALLBACK_MAX_LENGTH
+from app.http.shared_document import SharedDocumentMixin
 from app.replicas import reads_from_replica
 from app.services.auth.ownership import checked_item
 from schemas.common import Answer, ErrorSchema
@@ -132,9 +133,8 @@ class AnswerPlugin(MarshmallowPlugin):
     Converter = AnswerConverter
 
 
-class Api(flask_smorest.Api):
+class Api(SharedDocumentMixin, flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
-
     def _register_responses(self):
         """flask-smorest's per-status error responses, each with an example of our error object."""
         for status in http.HTTPStatus:
@@ -163,13 +163,22 @@ class Api(flask_smorest.Api):
     def init_app(self, app, *, spec_kwargs=None):
         # Those given to the constructor too: flask-smorest merges them under these, key by key, so an
         # `info` of ours alone would replace theirs (the API's description).
-        spec_kwargs = {**self._spec_kwargs, **(spec_kwargs or {})}
+        self._given_spec_kwargs = {**self._spec_kwargs, **(spec_kwargs or {})}
+        super().init_app(app, spec_kwargs=self._new_spec_kwargs())
+        self._document_conventions()
+
+    def _new_spec_kwargs(self):
+        """The APISpec's arguments, with plugins of its own (a plugin serves one document)."""
+        spec_kwargs = dict(self._given_spec_kwargs)
         spec_kwargs.setdefault("marshmallow_plugin", AnswerPlugin())
         info = spec_kwargs["info"] = {**spec_kwargs.get("info", {})}
         info["description"] = info.get("description", "") + CONVENTIONS_DESCRIPTION
         spec_kwargs.setdefault("servers", [{"url": "/", "description": "This server"}])
         spec_kwargs["extra_plugins"] = [*spec_kwargs.get("extra_plugins", ()), StrictDocumentPlugin()]
-        super().init_app(app, spec_kwargs=spec_kwargs)
+        return spec_kwargs
+
+    def _document_conventions(self):
+        """What every operation shares: the conventions' parameters, the security schemes."""
         self.ma_plugin.converter.add_attribute_function(field_rules)
         for name, parameter in CONVENTION_PARAMETERS.items():
             self.spec.components.parameter(name, parameter["in"], parameter)

@@ -86,6 +86,32 @@ def success_media(spec, operation):
             yield str(status), response["content"]["application/json"]
 
 
+def test_an_app_built_again_serves_the_document_it_would_have_built_itself(app, spec, monkeypatch, database_url):
+    """Apps built in one process share the document of the first (app/http/shared_document.py): the
+    shared one is what an app that resolves every schema anew serves, and a blueprint one app adds
+    afterwards is in that app's document only."""
+    from app.http.smorest import Api
+    from tests.helpers import make_app
+    from tests.http import probe_api
+
+    def document_of(built):
+        return built.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec
+
+    assert document_of(make_app(database_url)) is document_of(app)
+    monkeypatch.setattr(Api, "_documents", {})
+    anew = make_app(database_url)
+    assert document_of(anew) is not document_of(app)
+    assert anew.test_client().get("/openapi.json").get_json() == spec
+    probed = make_app(database_url)
+    assert document_of(probed) is document_of(anew)
+    probe_api.install(probed)
+    own = probed.test_client().get("/openapi.json").get_json()
+    assert any(path.startswith("/probe") for path in own["paths"])
+    assert own["paths"].items() >= spec["paths"].items()
+    assert anew.test_client().get("/openapi.json").get_json() == spec
+    assert make_app(database_url).test_client().get("/openapi.json").get_json() == spec
+
+
 def test_every_success_response_has_an_operation_level_example(spec):
     missing = []
     for name, operation in operations(spec):
