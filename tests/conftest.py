@@ -16,7 +16,7 @@ import pytest
 
 from app.db import connection, db
 from tests import documented
-from tests.helpers import BACKENDS, PG_ADMIN_URL, empty_schema, loaded_app, make_app, pg_admin, recorded_statements
+from tests.helpers import BACKENDS, PG_ADMIN_URL, emptied_app, loaded_app, pg_admin, recorded_statements
 
 documented.install()
 
@@ -58,9 +58,7 @@ def database_url(request, tmp_path):
 
 @pytest.fixture
 def app(request, database_url):
-    app = make_app(database_url)
-    with app.app_context(), connection():
-        empty_schema(request, database_url)
+    app = emptied_app(request, database_url)
     yield app
     app.extensions["bulk_queue"].close()
     if hasattr(db.obj, "close_all"):
