@@ -9,11 +9,13 @@
 - N4: pages of 100 with the catalog's change records in the table (its import's IMPORT records).
 
     python -m tests.benchmarks.bench_notifications [--database-url URL] [--compatibilities 1000000]
-        [--rate 200] [--seconds 15] [--down 20] [--scale 10 [--scaled-database-url URL]] [--feed-only]
+        [--rate 200] [--seconds 15] [--down 20 [--baseline S]] [--scale 10 [--scaled-database-url URL]]
+        [--feed-only]
 
 --database-url names an empty database (default: a temporary SQLite file). --scale N also builds the
 catalog N times over (with N times its change records) in a second empty database and pages N4 there,
-printing the page's growth; --feed-only stops after N4. Each row prints PASS or MISS against the
+printing the page's growth; --feed-only stops after N4. --baseline shortens the two runs without a
+subscription that the outage's write rate is compared with. Each row prints PASS or MISS against the
 issue's target.
 """
 import argparse
@@ -242,6 +244,8 @@ def main():
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--down", type=float, default=20)
     parser.add_argument("--pages", type=int, default=500)
+    parser.add_argument("--baseline", type=float, help="seconds of each run without a subscription, before and "
+                        "after the outage (default: --down)")
     parser.add_argument("--scale", type=int, metavar="N", help="also page N4 on N x the catalog")
     parser.add_argument("--scaled-database-url", help="an EMPTY database for --scale's catalog (with "
                         "--database-url); default: a temporary SQLite file")
@@ -279,7 +283,7 @@ def main():
             missing = len(started) - len(latencies)
             subscribe(server.port, None)
             time.sleep(1)
-            _, before = writes.closed_loop(args.down)
+            _, before = writes.closed_loop(args.baseline or args.down)
             subscribe(server.port, f"http://127.0.0.1:{receiver.port}/")
             receiver.stop()
             down_started, during = writes.closed_loop(args.down)
@@ -289,7 +293,7 @@ def main():
             recovered_in = max(recovered.values(), default=up_at) - up_at
             subscribe(server.port, None)
             time.sleep(1)
-            _, after = writes.closed_loop(args.down)
+            _, after = writes.closed_loop(args.baseline or args.down)
         finally:
             for worker in workers:
                 worker.terminate()
