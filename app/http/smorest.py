@@ -135,6 +135,7 @@ class AnswerPlugin(MarshmallowPlugin):
 
 class Api(SharedDocumentMixin, flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
+
     def _register_responses(self):
         """flask-smorest's per-status error responses, each with an example of our error object."""
         for status in http.HTTPStatus:
