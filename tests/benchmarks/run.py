@@ -337,9 +337,7 @@ def main():
         raise SystemExit("--growth builds two catalogs: it uses temporary SQLite files, not --database-url")
     if args.reuse and not args.database_url:
         raise SystemExit("--reuse needs the --database-url of an earlier run")
-    if args.scale and bool(args.database_url) != bool(args.scaled_database_url):
-        raise SystemExit("--scale with --database-url needs --scaled-database-url (another empty database), "
-                         "and the other way round")
+    check_scale_arguments(args)
     if args.size_only and args.growth:
         raise SystemExit("--size-only measures no requests: --growth has nothing to compare")
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
@@ -372,11 +370,24 @@ def growth(args, folder, small_results, flask_rps=None):
     print_growth(f"{args.products:,} -> {large.n_products:,} products", small_results, results, GROWTH_TARGET)
 
 
+def check_scale_arguments(args):
+    if args.scale and bool(args.database_url) != bool(args.scaled_database_url):
+        raise SystemExit("--scale with --database-url needs --scaled-database-url (another empty database), "
+                         "and the other way round")
+
+
+def scaled_catalog(args, folder):
+    """(the catalog --scale N asks for, N times the one of --products, --items and --compatibilities; the
+    empty database for it: --scaled-database-url, else a SQLite file in `folder`)."""
+    n = args.scale
+    return (Catalog(args.products * n, args.items * n, args.compatibilities * n),
+            args.scaled_database_url or "sqlite:///" + os.path.join(folder, "bench-scaled.db"))
+
+
 def scaled(args, folder, small, small_results, small_size, flask_rps=None):
     """--scale N: the whole catalog N times over, every row, each row's growth and both sizes."""
     n = args.scale
-    large = Catalog(args.products * n, args.items * n, args.compatibilities * n)
-    url = args.scaled_database_url or "sqlite:///" + os.path.join(folder, "bench-scaled.db")
+    large, url = scaled_catalog(args, folder)
     results, rss, sized = run_all(url, large, selected(scenarios.all_scenarios(large), args), args, folder)
     print_table(results, rss, large, flask_rps, sized)
     if results:
