@@ -4,6 +4,7 @@ past the retry window are kept as missed when it is probed."""
 import datetime
 
 from app.models import Notification
+from app.models.base import utcnow
 from app.services.notifications import pump_once
 from app.services.notifications.receivers import MAX_REST_S, Receivers
 from tests.notifications.conftest import AUTH, add_vehicle
@@ -92,3 +93,39 @@ def test_rests_double_with_each_failed_pass_up_to_the_cap_and_end_with_an_acknow
     assert receivers.failing() == ["app"]
     receivers.note([("app", False), ("app", True)])  # any acknowledged delivery
     assert receivers.resting() == [] and receivers.failing() == []
+
+
+def _due_now(run_db):
+    """The pending notifications that the query for what is due would walk now."""
+    return run_db(lambda: sorted(n.resource for n in Notification.select().where(
+        Notification.status == "PENDING", Notification.next_at <= utcnow())))
+
+
+def test_a_resting_receivers_notifications_wait_past_its_rest_so_passes_do_not_walk_them(
+        app, client, subscribe, receiver, run_db):
+    clock = Clock()
+    receivers = Receivers(clock)
+
+    def pump():
+        with app.app_context():
+            return pump_once(app.config, receivers=receivers)
+
+    subscribe(receiver.url)
+    receiver.status = 503
+    add_vehicle(client)
+    add_vehicle(client, "MLA101")
+    assert pump() == (2, 2)  # both failed: a rest of 1 s
+    _all_due(run_db)
+    clock.now += 1.1
+    assert pump() == (0, 1)  # one probe, failed: a rest of 2 s; the other was handed back, due at once
+    add_vehicle(client, "MLA102")  # written during the rest
+    assert pump() == (1, 0)
+    assert _due_now(run_db) == []  # the one handed back and the new one wait for the rest's end
+    ends = run_db(lambda: max(n.next_at for n in Notification.select()))
+    assert ends <= utcnow() + datetime.timedelta(seconds=2.5)  # not past it
+    receiver.status = 200
+    _all_due(run_db)
+    clock.now += 2.1
+    assert pump() == (0, 1)  # the probe, acknowledged
+    assert pump() == (0, 2)
+    assert [status for _, status, _ in _attempts(run_db)] == ["SENT"] * 3

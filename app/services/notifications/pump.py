@@ -59,8 +59,10 @@ def _subscribers(topic, user_ids):
             for user_id in user_ids}
 
 
-def fan_out():
-    """Turns waiting events into notifications; answers how many events it took."""
+def fan_out(rest_ends=None):
+    """Turns waiting events into notifications; answers how many events it took. A resting
+    application's (`rest_ends`, see Receivers) are due when its rest ends."""
+    rest_ends = rest_ends or {}
     with write_transaction():
         events = list(NotificationEvent.select().order_by(NotificationEvent.id).limit(BATCH))
         if not events:
@@ -77,7 +79,8 @@ def fan_out():
                     rows.append({"id": _notification_id(event, app.client_id), "event_id": event.id,
                                  "application_id": app.client_id, "topic": topic,
                                  "resource": resource_of(topic, event.subject), "user_id": users[event],
-                                 "received": event.date_created, "next_at": event.date_created})
+                                 "received": event.date_created,
+                                 "next_at": max(event.date_created, rest_ends.get(app.client_id, event.date_created))})
         for start in range(0, len(rows), 100):
             Notification.insert_many(rows[start:start + 100]).on_conflict_ignore().execute()
         NotificationEvent.delete().where(NotificationEvent.id.in_([e.id for e in events])).execute()
@@ -158,12 +161,17 @@ def _changes(notification, attempts, sent, error, window_s):
             "last_error": error}
 
 
-def _record(outcomes, window_s):
-    """Every attempt's outcome, in one transaction (a worker's writes compete with the service's)."""
+def _record(outcomes, window_s, rest_ends):
+    """Every attempt's outcome, in one transaction (a worker's writes compete with the service's),
+    and the pending notifications of the applications that now rest moved to their rest's end."""
     with write_transaction():
         for notification, *outcome in outcomes:
             Notification.update(**_changes(notification, *outcome, window_s)).where(
                 Notification.id == notification.id).execute()
+        for client_id, ends in rest_ends.items():
+            Notification.update(next_at=ends).where(
+                Notification.status == PENDING, Notification.application_id == client_id,
+                Notification.next_at < ends).execute()
 
 
 def deliver_due(settings, executor=None, receivers=None):
@@ -189,7 +197,9 @@ def deliver_due(settings, executor=None, receivers=None):
         if own:
             executor.shutdown()
     receivers.note((notification.application_id, error is None) for notification, _, _, error in outcomes)
-    _record(outcomes, settings["NOTIFY_RETRY_WINDOW_S"])
+    posted_to = {notification.application_id for notification in taken}
+    rest_ends = {c: ends for c, ends in receivers.rest_ends(utcnow()).items() if c in posted_to}
+    _record(outcomes, settings["NOTIFY_RETRY_WINDOW_S"], rest_ends)
     return len(taken)
 
 
@@ -204,9 +214,10 @@ def purge_missed(now=None):
 
 def pump_once(settings, executor=None, receivers=None):
     """One pass: events to notifications, then the due ones posted. Answers (events, attempts)."""
+    receivers = receivers or Receivers()
     with connection():
         events = 0
-        while (taken := fan_out()):
+        while (taken := fan_out(receivers.rest_ends(utcnow()))):
             events += taken
         return events, deliver_due(settings, executor, receivers)
 

@@ -4,7 +4,12 @@ with each such pass (up to MAX_REST_S); then one of them probes the receiver, an
 once a probe is acknowledged. A receiver that is down then costs one attempt (one recorded write)
 per rest instead of one per notification and retry, so that its outage slows neither the writes
 (on SQLite every recorded attempt takes the one write lock) nor the other applications'
-deliveries. Each worker learns for itself; a new one starts trusting every receiver."""
+deliveries. Each worker learns for itself; a new one starts trusting every receiver.
+
+The pump also moves a resting application's notifications past the rest's end (rest_ends), so that
+the query for what is due never walks them: a receiver down for minutes has tens of thousands
+waiting, and walking them on every pass made its outage slow the writes that came meanwhile."""
+import datetime
 import time
 
 MAX_REST_S = 60  # a receiver back up waits at most this long for its notifications
@@ -20,6 +25,13 @@ class Receivers:
         """The client ids whose notifications are not to be taken now."""
         now = self._clock()
         return sorted(client_id for client_id, until in self._rest_until.items() if until > now)
+
+    def rest_ends(self, now):
+        """{client id: when its rest ends} of the resting applications, on the clock of `now`, the
+        database's time (a rest is measured on the monotonic clock)."""
+        clock = self._clock()
+        return {client_id: now + datetime.timedelta(seconds=until - clock)
+                for client_id, until in self._rest_until.items() if until > clock}
 
     def failing(self):
         """The client ids not acknowledged since their last failed pass (resting or on probation)."""
