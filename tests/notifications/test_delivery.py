@@ -11,6 +11,7 @@ from app.services.history import state
 from app.services.notifications import delivery
 from app.services.notifications import pump as pump_module
 from tests.bulk.conftest import upload
+from tests.helpers import recorded_statements
 from tests.notifications.conftest import AUTH, add_vehicle
 
 
@@ -28,6 +29,20 @@ def test_a_write_posts_one_signed_notification_with_the_marketplace_body(client,
         "items_compatibilities", 1001, "5501", 1)
     assert headers["webhook-id"] == payload["_id"]
     assert pump() == (0, 0)  # delivered once
+
+
+def test_a_pass_records_its_acknowledged_deliveries_in_one_statement(
+        app, client, subscribe, pump, receiver, run_db):
+    subscribe(receiver.url)
+    for item_id in ("MLA100", "MLA101", "MLA102"):
+        add_vehicle(client, item_id)
+    run_db(pump_module.fan_out)
+    with app.app_context(), recorded_statements() as seen:
+        assert pump() == (0, 3)
+    updates = [sql for sql in seen if sql.lstrip().upper().startswith("UPDATE")]
+    assert len(updates) == 2, updates  # the lease taken, then the three acknowledged at once
+    stored = run_db(lambda: sorted((n.status, n.attempts, n.last_error) for n in Notification.select()))
+    assert stored == [("SENT", 1, None)] * 3
 
 
 def test_a_tampered_body_fails_the_librarys_verification(client, subscribe, pump, receiver):

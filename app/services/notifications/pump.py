@@ -150,9 +150,8 @@ def _deliver(notification, app, settings):
     return notification, attempts, sent, error
 
 
-def _changes(notification, attempts, sent, error, window_s):
-    if error is None:
-        return {"status": SENT, "attempts": attempts, "sent": sent, "last_error": None}
+def _after_failure(notification, attempts, sent, error, window_s):
+    """A failed attempt's changes."""
     next_at = sent + datetime.timedelta(seconds=retry_delay(attempts))
     gives_up = next_at > notification.received + datetime.timedelta(seconds=window_s)
     log.info("notification %s to %s: attempt %d failed (%s)%s", notification.id, notification.application_id,
@@ -164,10 +163,17 @@ def _changes(notification, attempts, sent, error, window_s):
 def _record(outcomes, window_s, rest_ends):
     """Every attempt's outcome, in one transaction (a worker's writes compete with the service's),
     and the pending notifications of the applications that now rest moved to their rest's end."""
+    delivered = {}  # attempts: [(notification, sent)]: one statement for each group, not one a notification
     with write_transaction():
-        for notification, *outcome in outcomes:
-            Notification.update(**_changes(notification, *outcome, window_s)).where(
+        for notification, attempts, sent, error in outcomes:
+            if error is None:
+                delivered.setdefault(attempts, []).append((notification, sent))
+                continue
+            Notification.update(**_after_failure(notification, attempts, sent, error, window_s)).where(
                 Notification.id == notification.id).execute()
+        for attempts, group in delivered.items():
+            Notification.update(status=SENT, attempts=attempts, sent=max(sent for _, sent in group),
+                                last_error=None).where(Notification.id.in_([n.id for n, _ in group])).execute()
         for client_id, ends in rest_ends.items():
             Notification.update(next_at=ends).where(
                 Notification.status == PENDING, Notification.application_id == client_id,
