@@ -45,9 +45,11 @@ def resource_of(topic, subject):
 def _subscribers(topic, user_ids):
     """{user id: [application]} of the applications subscribed to `topic` that each user owns or
     has granted access to (a live token)."""
+    if not user_ids:  # a topic without events in this batch
+        return {}
     apps = [a for a in Application.select().where(Application.callback_url.is_null(False))
             if topic in (a.topics or ())]
-    if not apps or not user_ids:
+    if not apps:
         return {}
     by_id = {a.client_id: a for a in apps}
     grants = set()
