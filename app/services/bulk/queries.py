@@ -24,6 +24,22 @@ def commit_without_waiting_for_disk():
         db.execute_sql("SET LOCAL synchronous_commit TO OFF")
 
 
+# Any fixed number: the key of the advisory lock the queue's tables are created under.
+QUEUE_TABLES_LOCK = 3_200_001
+
+
+def create_queue_tables(conn, statements):
+    """huey's CREATE TABLE IF NOT EXISTS statements on the psycopg connection `conn`, in one
+    transaction that holds an advisory lock first. PostgreSQL does not make those statements safe
+    against each other: of two processes that build the queue at once on a new database (two workers
+    started together, two web workers' first uploads), one failed with a unique violation on
+    pg_type."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (QUEUE_TABLES_LOCK,))
+        for statement in statements:
+            conn.execute(statement)
+
+
 def _next_item():
     query = (BulkItem.select().where(BulkItem.job_id == param("job"), BulkItem.status == PENDING)
              .order_by(BulkItem.position).limit(1))

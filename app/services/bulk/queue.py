@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import huey
 
 from app.db import connection, deadline_connector
+from app.services.bulk import queries
 from app.services.bulk.run import sweep, work_on_job
 from app.services.compat.context import CatalogReads
 from app.services.notifications import worker as notifications_worker
@@ -48,7 +49,10 @@ def make_huey(url, name, settings):
         # Bounded as the service's own connections are: a frozen server fails a worker's poll or
         # J1's enqueue within the deadline, never hangs it.
         connect = deadline_connector(url.replace("postgres://", "postgresql://", 1), settings)
-        return huey.PostgresHuey(name, connection=connect, results=False)
+        queue = huey.PostgresHuey(name, connection=connect, results=False, create_tables=False)
+        with connect() as conn:
+            queries.create_queue_tables(conn, queue.storage.ddl)
+        return queue
     if scheme in ("redis", "rediss", "unix"):
         return huey.RedisHuey(name, url=url, results=False)
     raise ValueError(f"QUEUE_URL: unsupported scheme {scheme!r} (sqlite:///path, postgresql://..., redis://...)")
