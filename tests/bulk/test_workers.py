@@ -17,7 +17,9 @@ from tests.bundles import item
 from tests.gunicorn_util import ROOT
 
 pytestmark = pytest.mark.slow
-ITEMS = [f"MLA5{n:03d}" for n in range(30)]
+# Enough that a worker frozen a poll (20 ms) after its first item is still mid-job on a fast host: one
+# run here found a job of 30 items done by then.
+ITEMS = [f"MLA5{n:03d}" for n in range(150)]
 GOL = {"domain_id": "MLA-CARS_AND_VANS", "attributes": [{"id": "BRAND", "value_name": "Volkswagen"},
                                                         {"id": "MODEL", "value_name": "Gol"}]}
 ROWS = [{"item_id": item_id, "action": "ADD", "products_families": [GOL]} for item_id in ITEMS]
