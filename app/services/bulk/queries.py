@@ -1,5 +1,5 @@
 """The bulk jobs' hot statements, prepared once per dialect (app.db.prepared): J2's read, and what a
-consumer runs for every item."""
+consumer runs for every item; and the lock the queue's tables are created under."""
 import json
 
 from app.db import db, execute_prepared, is_postgres, param
