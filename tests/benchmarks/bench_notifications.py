@@ -337,5 +337,6 @@ def main():
           f"{without:.1f}/s: x{during / without:.2f} (target >= {TARGETS['throughput']}) "
           f"{verdict(during / without >= TARGETS['throughput'])}")
 
+
 if __name__ == "__main__":
     main()
