@@ -26,8 +26,9 @@ def _attempts(run_db):
     return run_db(lambda: sorted((n.resource, n.status, n.attempts) for n in Notification.select()))
 
 
-def test_a_down_receiver_is_probed_by_one_notification_a_rest_and_gets_all_once_it_answers(
-        app, client, subscribe, receiver, run_db):
+def _two_failed(app, client, subscribe, receiver):
+    """A receiver answering 503 subscribed, two writes, and the pass that posted both to it: (the
+    clock of the worker's Receivers, a pass of that worker)."""
     clock = Clock()
     receivers = Receivers(clock)
 
@@ -39,7 +40,13 @@ def test_a_down_receiver_is_probed_by_one_notification_a_rest_and_gets_all_once_
     receiver.status = 503
     add_vehicle(client)
     add_vehicle(client, "MLA101")
-    assert pump() == (2, 2)  # nothing known of the receiver yet: both posted, both failed
+    assert pump() == (2, 2)  # nothing known of the receiver yet: both posted, both failed (a rest of 1 s)
+    return clock, pump
+
+
+def test_a_down_receiver_is_probed_by_one_notification_a_rest_and_gets_all_once_it_answers(
+        app, client, subscribe, receiver, run_db):
+    clock, pump = _two_failed(app, client, subscribe, receiver)
     _all_due(run_db)
     assert pump() == (0, 0)  # resting: not even taken
     assert len(receiver.received) == 2
@@ -103,18 +110,7 @@ def _due_now(run_db):
 
 def test_a_resting_receivers_notifications_wait_past_its_rest_so_passes_do_not_walk_them(
         app, client, subscribe, receiver, run_db):
-    clock = Clock()
-    receivers = Receivers(clock)
-
-    def pump():
-        with app.app_context():
-            return pump_once(app.config, receivers=receivers)
-
-    subscribe(receiver.url)
-    receiver.status = 503
-    add_vehicle(client)
-    add_vehicle(client, "MLA101")
-    assert pump() == (2, 2)  # both failed: a rest of 1 s
+    clock, pump = _two_failed(app, client, subscribe, receiver)
     _all_due(run_db)
     clock.now += 1.1
     assert pump() == (0, 1)  # one probe, failed: a rest of 2 s; the other was handed back, due at once
