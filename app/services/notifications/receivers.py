@@ -21,17 +21,19 @@ class Receivers:
         self._failed_passes = {}  # client id: passes in a row without an acknowledged delivery
         self._rest_until = {}
 
+    def _rest_left(self):
+        """{client id: seconds left of its rest} of the resting applications."""
+        now = self._clock()
+        return {client_id: until - now for client_id, until in self._rest_until.items() if until > now}
+
     def resting(self):
         """The client ids whose notifications are not to be taken now."""
-        now = self._clock()
-        return sorted(client_id for client_id, until in self._rest_until.items() if until > now)
+        return sorted(self._rest_left())
 
     def rest_ends(self, now):
         """{client id: when its rest ends} of the resting applications, on the clock of `now`, the
         database's time (a rest is measured on the monotonic clock)."""
-        clock = self._clock()
-        return {client_id: now + datetime.timedelta(seconds=until - clock)
-                for client_id, until in self._rest_until.items() if until > clock}
+        return {client_id: now + datetime.timedelta(seconds=left) for client_id, left in self._rest_left().items()}
 
     def failing(self):
         """The client ids not acknowledged since their last failed pass (resting or on probation)."""
