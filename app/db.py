@@ -200,8 +200,8 @@ def make_database(url, settings):
             stale_timeout=settings["DB_STALE_TIMEOUT_S"],
             lock_type="IMMEDIATE",
             autoconnect=False,
-            # A pooled connection may serve another thread later (never two at once).
-            check_same_thread=False,
+            # A pooled connection may serve another thread later (never two at once). UUID columns read as text.
+            check_same_thread=False, detect_types=sqlite3.PARSE_DECLTYPES,
             pragmas={
                 "journal_mode": "wal",
                 "foreign_keys": 1,

@@ -19,6 +19,7 @@ from schemas.bundle_fields import (
     one_of,
     text,
 )
+from schemas.fields import UuidText
 from schemas.notifications import TOPICS
 from schemas.vocabulary import (
     ATTRIBUTE_HIERARCHIES,
@@ -187,7 +188,7 @@ class BundleCompatibilityRestrictionSchema(Record):
 
 
 class BundleCompatibilitySchema(Record):
-    id = text(required=False, max_length=36)
+    id = UuidText(allow_none=True)
     item_id = text(max_length=40)
     product_id = text(required=False, max_length=40)
     universal = fields.Boolean(load_default=False)

@@ -9,6 +9,7 @@ words the problems exactly as before.
 import marshmallow as ma
 
 from schemas.bundle_fields import UtcDateTime, storable
+from schemas.fields import canonical_uuid
 from schemas.vocabulary import CATALOGO, COMPATIBILITY_SOURCES, CREATION_SOURCES, DEFAULT, NOTE_STATUSES
 
 
@@ -121,15 +122,15 @@ OTHER_FIELDS = ("universal", "note", "note_status", "restrictions", "date_create
 
 def fast_compatibility(record):
     """BundleCompatibilitySchema().load(record) for a plainly valid record, else None. The ids and
-    choices every record has are checked inline (one storable() for the three ids): a check call
-    per field was most of validating a large section."""
+    choices every record has are checked inline (one storable() for the item and product ids; the id
+    passes in lower case only): a check call per field was most of validating a large section."""
     if type(record) is not dict or not record.keys() <= FIELD_KEYS:
         return None
     item_id, product_id, row_id = record.get("item_id"), record.get("product_id"), record.get("id")
     if type(item_id) is not str or not 0 < len(item_id) <= 40 \
             or (product_id is not None and (type(product_id) is not str or not 0 < len(product_id) <= 40)) \
-            or (row_id is not None and (type(row_id) is not str or not 0 < len(row_id) <= 36)) \
-            or not storable(item_id + (product_id or "") + (row_id or "")):
+            or (row_id is not None and canonical_uuid(row_id) != row_id) \
+            or not storable(item_id + (product_id or "")):
         return None
     loaded = {"universal": False, "source": CATALOGO, "creation_source": DEFAULT, **record}
     if type(loaded["source"]) is not str or loaded["source"] not in COMPATIBILITY_SOURCES \

@@ -6,6 +6,7 @@ from marshmallow import fields, post_dump, validate
 
 from schemas.bundle_fields import Id, one_of
 from schemas.common import Answer, PagingQuerySchema, StrictSchema, page_envelope
+from schemas.fields import UuidText
 from schemas.vocabulary import COMPATIBILITY_SOURCES
 
 ACTIONS = ("CREATE", "UPDATE", "DELETE")
@@ -105,7 +106,7 @@ class ChangeSchema(Answer, StrictSchema):
     date_created = ChangeDateTime(required=True, metadata={"description": "When the change was committed"})
     action = fields.String(required=True, validate=one_of(ACTIONS),
                            metadata={"description": "CREATE, UPDATE or DELETE"})
-    compatibility_id = fields.String(required=True, validate=validate.Length(min=1, max=36))
+    compatibility_id = UuidText(required=True)
     product_id = fields.String(allow_none=True, validate=validate.Length(max=40),
                                metadata={"optional": "for the universal setting",
                                          "description": "The vehicle; absent for the universal setting"})

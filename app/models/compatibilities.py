@@ -4,12 +4,13 @@ from peewee import BooleanField, CharField, ForeignKeyField, TextField
 from app.models.base import BaseModel, DateTimeField, JSONField, utcnow
 from app.models.catalog import Product
 from app.models.items import Item
+from app.models.uuid_keys import UUIDKeyField
 from schemas.vocabulary import DEFAULT, SELLER
 
 
 class Compatibility(BaseModel):
     """One per (item, product); the universal setting is one row with no product."""
-    id = CharField(primary_key=True, max_length=36)
+    id = UUIDKeyField(primary_key=True)
     item = ForeignKeyField(Item, backref="compatibilities", on_delete="CASCADE", index=False)
     product = ForeignKeyField(Product, null=True, on_delete="CASCADE")
     universal = BooleanField(default=False)

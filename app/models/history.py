@@ -3,6 +3,7 @@ created, updated or deleted, written in the transaction of the change."""
 from peewee import BigAutoField, BigIntegerField, BooleanField, CharField, TextField
 
 from app.models.base import BaseModel, DateTimeField, JSONField, utcnow
+from app.models.uuid_keys import UUIDKeyField
 
 
 class CompatibilityChange(BaseModel):
@@ -13,7 +14,7 @@ class CompatibilityChange(BaseModel):
     # inserts, so "newest first" is ORDER BY id DESC.
     id = BigAutoField()
     item_id = CharField(max_length=40)
-    compatibility_id = CharField(max_length=36)
+    compatibility_id = UUIDKeyField()
     action = CharField(max_length=6)  # CREATE | UPDATE | DELETE
     product_id = CharField(max_length=40, null=True)
     universal = BooleanField(default=False)

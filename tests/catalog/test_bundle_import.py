@@ -302,7 +302,8 @@ def test_fast_compatibility_check_agrees_with_the_schema():
     restriction = {"attribute_id": "POSITION", "attribute_values": [{"values": [{"value_id": "1", "value_name": "x"},
                                                                                  {"value_id": "2"}]}]}
     valid = [{"item_id": "I", "product_id": "P"}, {"item_id": "I", "universal": True, "id": None, "note": ""},
-             {"id": "c" * 36, "item_id": "I", "product_id": "P", "universal": False, "source": "SELLER",
+             {"id": "bcbd413f-cd65-0e0f-88c9-5eb4aebb5372", "item_id": "I", "product_id": "P", "universal": False,
+              "source": "SELLER",
               "creation_source": "AUTOMATION", "note": "n" * 500, "note_status": "APPROVED",
               "restrictions": [restriction], "date_created": "2026-01-10T12:00:00-03:00"},
              {"item_id": "I", "product_id": "P", "restrictions": None, "note_status": None, "date_created": None}]
@@ -315,6 +316,8 @@ def test_fast_compatibility_check_agrees_with_the_schema():
                {"item_id": "I", "product_id": "P", "source": None}, {"item_id": "I", "product_id": "P", "source": "X"},
                {"item_id": "I", "product_id": "P", "note": "n" * 501}, {"item_id": "I", "product_id": "P", "x": 1},
                {"item_id": "I", "product_id": "P", "note_status": "NEW"}, {"item_id": None, "product_id": "P"},
+               {"id": "c" * 36, "item_id": "I", "product_id": "P"},
+               {"id": "bcbd413f", "item_id": "I", "product_id": "P"},
                {"item_id": "I", "product_id": "P", "date_created": "yesterday"},
                {"item_id": "I", "product_id": "P", "restrictions": [{"attribute_id": "POSITION"}]},
                {"item_id": "I", "product_id": "P", "restrictions": [{**restriction, "attribute_values": []}]},
@@ -327,6 +330,7 @@ def test_fast_compatibility_check_agrees_with_the_schema():
             schema.load(record)
     # Not plainly valid, though the schema accepts them: load() decides, as before.
     for record in [{"item_id": "I", "product_id": "P", "universal": 0}, {"item_id": "I\x00", "product_id": "P"},
+                   {"id": "BCBD413F-CD65-0E0F-88C9-5EB4AEBB5372", "item_id": "I", "product_id": "P"},
                    {"item_id": "I", "product_id": "P", "note": "ABS \udc00"},
                    {"item_id": "I", "product_id": "P", "restrictions": [
                        {**restriction, "attribute_values": [{"values": [{"value_id": "1", "value_name": "\ud800"}]}]}]},

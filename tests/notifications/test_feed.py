@@ -17,8 +17,9 @@ def _write(app, writer, n, committed, lock):
     with app.app_context(), connection():
         item_id = ITEMS[writer]
         with write_transaction():
-            rows = [(item_id, f"w{writer}-{n}-{k}", CREATE, "MLA90001", False, "SELLER", "DEFAULT", None, None, None,
-                     None, None, None, *who(ChangeScope(Actor(OPERATOR)))) for k in range(random.randint(1, 3))]
+            rows = [(item_id, f"{writer:08x}-{n:04x}-{k:04x}-8000-000000000000", CREATE, "MLA90001", False, "SELLER",
+                     "DEFAULT", None, None, None, None, None, None, *who(ChangeScope(Actor(OPERATOR))))
+                    for k in range(random.randint(1, 3))]
             write_records(rows)  # the ids are taken here...
             time.sleep(random.uniform(0, 0.02))  # ...and committed later, after others may have committed
         with lock:

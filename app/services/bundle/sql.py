@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from peewee import AutoField, DateTimeField, JSONField, __exception_wrapper__
 
 from app.db import db, is_postgres
+from app.models.uuid_keys import UUIDKeyField, key_param
 
 IN_CHUNK = 900  # values per IN list: below SQLite's bound-variable limit
 ANY_CHUNK = 10_000
@@ -74,6 +75,8 @@ def _converter(field, postgres):
     if isinstance(field, DateTimeField):
         # SQLite: the text peewee reads back (sqlite3's own datetime adapter is deprecated).
         return field.db_value if postgres else _datetime_text
+    if isinstance(field, UUIDKeyField) and not postgres:
+        return key_param  # SQLite: the 16 bytes (PostgreSQL reads the text into its uuid)
     return None
 
 
@@ -135,7 +138,7 @@ def select_in(model, columns, key, values, order_by=()):
     names = ", ".join(_quote(model._meta.fields[c].column_name) for c in columns)
     table, key_column = _quote(model._meta.table_name), _quote(model._meta.fields[key].column_name)
     order = (" ORDER BY " + ", ".join(_quote(model._meta.fields[c].column_name) for c in order_by)) if order_by else ""
-    values = list(values)
+    values, uuids = _key_values(model._meta.fields[key], values)
     # PostgreSQL: one array parameter per chunk of ANY_CHUNK; planning long IN lists was a large
     # part of reading the stored rows of a big import.
     postgres = is_postgres()
@@ -145,7 +148,7 @@ def select_in(model, columns, key, values, order_by=()):
     for start in range(0, len(values), size):
         chunk = values[start:start + size]
         if postgres:
-            where, params = any_of(key_column, chunk)
+            where, params = any_of(key_column, chunk, "::uuid[]" if uuids else "")
         else:
             where, params = f"{key_column} IN ({', '.join([db.param] * len(chunk))})", chunk
         yield from db.execute_sql(f"SELECT {names} FROM {table} WHERE {where}{order}", params).fetchall()
@@ -170,7 +173,15 @@ def index_lookups():
     db.execute_sql("SELECT set_config('enable_seqscan', %s, true)", (kept,))
 
 
-def any_of(column, values):
+def _key_values(field, values):
+    """(the values as bound, whether they are UUID keys): a UUID key's text becomes what its
+    column holds, and one that is no UUID is left out (it names no row)."""
+    if not isinstance(field, UUIDKeyField):
+        return list(values), False
+    return [v for v in map(key_param, values) if v is not None], True
+
+
+def any_of(column, values, array_type=""):
     """PostgreSQL: `column = ANY(...)` of `values`, and its parameters. Texts go as one string split
     by the server: psycopg 3 dumps a list into an array element by element in Python, which cost
     more than the lookups themselves. A list holding a comma, an empty text or a non-text value
@@ -178,13 +189,13 @@ def any_of(column, values):
     if all(type(v) is str for v in values) and "" not in values:
         joined = ",".join(values)
         if joined.count(",") == len(values) - 1:
-            return f"{column} = ANY(string_to_array(%s, ','))", (joined,)
-    return f"{column} = ANY(%s)", (list(values),)
+            return f"{column} = ANY(string_to_array(%s, ','){array_type})", (joined,)
+    return f"{column} = ANY(%s{array_type})", (list(values),)
 
 
 def delete_in(model, key, values):
     table, key_column = _quote(model._meta.table_name), _quote(model._meta.fields[key].column_name)
-    values = list(values)
+    values, _ = _key_values(model._meta.fields[key], values)
     for start in range(0, len(values), IN_CHUNK):
         chunk = values[start:start + IN_CHUNK]
         db.execute_sql(f"DELETE FROM {table} WHERE {key_column} IN ({', '.join([db.param] * len(chunk))})", chunk)

@@ -7,6 +7,7 @@ from peewee import JOIN, OP, SQL, Case, Expression, Select, fn
 
 from app.db import execute_prepared, is_postgres, param
 from app.models import AttributeScope, Claim, Compatibility, Domain, Item, Order, Product, ProductAttribute, Suggestion
+from app.models.uuid_keys import key_text
 from app.prepared_rows import prepared_instances
 from schemas.vocabulary import CATALOGO
 
@@ -67,11 +68,16 @@ def list_rows(item_id, limit=None, offset=None, claims=False):
 
 def list_totals(item_id):
     """(non-universal count, CATALOGO count, universal setting's id or None), in one query."""
-    return execute_prepared("compat_list_totals", lambda: Compatibility.select(
-        fn.SUM(Case(None, [(Compatibility.universal == False, 1)], 0)),  # noqa: E712
-        fn.SUM(Case(None, [(Compatibility.source == CATALOGO, 1)], 0)),
-        fn.MAX(Case(None, [(Compatibility.universal == True, Compatibility.id)], None)))  # noqa: E712
-        .where(Compatibility.item == param("item")), {"item": item_id}).fetchone()
+    def build():
+        # PostgreSQL has no max() of uuid; the id's text is the same value.
+        universal_id = Compatibility.id.cast("text") if is_postgres() else Compatibility.id
+        return Compatibility.select(
+            fn.SUM(Case(None, [(Compatibility.universal == False, 1)], 0)),  # noqa: E712
+            fn.SUM(Case(None, [(Compatibility.source == CATALOGO, 1)], 0)),
+            fn.MAX(Case(None, [(Compatibility.universal == True, universal_id)], None))  # noqa: E712
+        ).where(Compatibility.item == param("item"))
+    counted, catalogo, universal_id = execute_prepared("compat_list_totals", build, {"item": item_id}).fetchone()
+    return counted, catalogo, key_text(universal_id)  # an expression's value: no column type converts it
 
 
 def claims_by_product(item_id):

@@ -1,0 +1,56 @@
+"""Compatibility ids in 16 bytes (app/models/uuid_keys.py): `uuid` on PostgreSQL, a BLOB declared UUID on
+SQLite, in the compatibility table and in the change records that name them.
+
+An id that is a UUID keeps its value (in lower case, as the API now shows every id). Bundles could
+give any text of up to 36 characters before, so an id that is no UUID becomes the UUID of its MD5
+(`key_of`): the same in both tables, so its change records still name it. PostgreSQL changes the
+columns' type in place; SQLite cannot, so each table is built again under its new shape and its
+rows copied across, as 0005 did."""
+import hashlib
+
+from app.models.uuid_keys import key_param
+from schemas.fields import canonical_uuid
+
+UUID_TEXT = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
+COLUMNS = {"compatibility": "id", "compatibility_change": "compatibility_id"}
+
+
+def key_of(text):
+    """The 16 bytes an old id becomes (SQLite's value; PostgreSQL's cast gives the same UUID)."""
+    if text is None or isinstance(text, bytes):
+        return text
+    return key_param(canonical_uuid(text) or str(_md5_uuid(text)))
+
+
+def _md5_uuid(text):
+    digest = hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()
+    return f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:]}"
+
+
+def up(migrator, db):
+    from app.db import is_postgres
+    from app.models import Compatibility, CompatibilityChange
+
+    if is_postgres():
+        for table, column in COLUMNS.items():
+            if db.execute_sql("SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema()"
+                              " AND table_name = %s AND column_name = %s", (table, column)).fetchone()[0] == "uuid":
+                continue
+            db.execute_sql(f'ALTER TABLE "{table}" ALTER COLUMN "{column}" TYPE uuid USING CASE WHEN "{column}" ~ '
+                           f"'{UUID_TEXT}' THEN \"{column}\"::uuid ELSE md5(\"{column}\")::uuid END")
+        return
+    db.connection().create_function("key_of", 1, key_of, deterministic=True)
+    for model in (Compatibility, CompatibilityChange):
+        table, column = model._meta.table_name, COLUMNS[model._meta.table_name]
+        declared = {c.name: c.data_type for c in db.get_columns(table)}
+        if declared[column].upper() == "UUID":
+            continue
+        db.execute_sql(f'ALTER TABLE "{table}" RENAME TO "{table}_before_uuid"')
+        for index in db.get_indexes(f"{table}_before_uuid"):  # their names are the new table's
+            if not index.name.startswith("sqlite_autoindex"):
+                db.execute_sql(f'DROP INDEX "{index.name}"')
+        db.create_tables([model])
+        names = ", ".join(f'"{name}"' for name in declared)
+        values = ", ".join(f'key_of("{name}")' if name == column else f'"{name}"' for name in declared)
+        db.execute_sql(f'INSERT INTO "{table}" ({names}) SELECT {values} FROM "{table}_before_uuid"')
+        db.execute_sql(f'DROP TABLE "{table}_before_uuid"')
