@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 
+from app.db import db
 from app.models import CompatibilityChange
 from app.services.bundle import export_bundle
 from tests.compat.compat_data import GOL, SELLER_H, compat, full_bundle, product, url
@@ -77,6 +78,35 @@ def test_purge_keeps_the_retention_period(app, client, cli, run_db):
     assert result.exit_code == 0 and "purged 2" in result.output
     assert [r["product_id"] for r in records(client)] == [GOL[2]]
     assert "purged 1" in cli("history", "purge", "--days", "0", "--yes").stdout
+
+
+def test_purge_finds_the_old_records_by_id_and_never_takes_a_younger_one(client, cli, run_db):
+    for pid in GOL:
+        client.post(url(), json={"products": [product(pid)]}, headers=SELLER_H)
+    client.delete(url(), headers=SELLER_H)  # six more records: twelve
+    now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+    # Days old, in id order: older than the 365 days kept but for one young record among the
+    # first, and one old record among the last (written out of order around the cutoff).
+    days = [500, 400, 10, 400, 300, 5, 3, 2, 1, 0, 400, 0]
+
+    def age():
+        ids = [r.id for r in CompatibilityChange.select().order_by(CompatibilityChange.id)]
+        for record_id, old in zip(ids, days, strict=True):
+            CompatibilityChange.update(date_created=now - datetime.timedelta(days=old)).where(
+                CompatibilityChange.id == record_id).execute()
+        return ids
+    ids = run_db(age)
+
+    result = cli("history", "purge")
+    left = run_db(lambda: {r.id for r in CompatibilityChange.select()})
+    purged = set(ids) - left
+    # The bisection stops at the young record or after the old one that follows it; the old
+    # record among the last waits for a later purge; no younger one is ever taken.
+    assert {ids[0], ids[1]} <= purged <= {ids[0], ids[1], ids[3]}, days
+    assert f"purged {len(purged)} change record(s)" in result.stdout
+    assert {ids[2], *ids[4:]} <= left
+    indexes = run_db(lambda: {tuple(i.columns) for i in db.get_indexes("compatibility_change")})
+    assert ("date_created",) not in indexes and ("item_id", "id") in indexes
 
 
 def test_export_carries_the_history_and_import_restores_it(client, run_db, load_bundle):
