@@ -190,17 +190,17 @@ def make_database(url, settings):
             # otherwise put the data in a new folder nobody backs up.
             raise SettingsError([f"DATABASE_URL={url!r}: the folder {folder} does not exist (sqlite:///path is "
                                  "relative to the working directory, sqlite:////path absolute); create it first"])
-        # IMMEDIATE: a write transaction takes the write lock at BEGIN, so two writers
-        # queue on the busy timeout instead of failing with "database is locked".
-        # Pooled: a connection per request cost five PRAGMAs on each open and, when it was the
-        # last one open, a full WAL checkpoint on each close.
+        # IMMEDIATE: a write transaction takes the write lock at BEGIN, so two writers queue on the
+        # busy timeout instead of failing with "database is locked". Pooled: a connection per request
+        # cost five PRAGMAs on each open and, when it was the last one open, a full WAL checkpoint on each close.
         return PooledSqlite(
             path,
             max_connections=None,
             stale_timeout=settings["DB_STALE_TIMEOUT_S"],
             lock_type="IMMEDIATE",
             autoconnect=False,
-            # A pooled connection may serve another thread later (never two at once). UUID columns read as text.
+            # A pooled connection may serve another thread later (never two at once). Read by declared type:
+            # columns declared UUID or DATETIME (app/models/uuid_keys.py, timestamps.py).
             check_same_thread=False, detect_types=sqlite3.PARSE_DECLTYPES,
             pragmas={
                 "journal_mode": "wal",

@@ -25,15 +25,21 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
-def canonical_uuid(text):
-    """The lower-case 8-4-4-4-12 form of a UUID's text, or None when `text` is not one."""
-    if type(text) is not str or len(text) != 36 or not all(text[i] == "-" for i in (8, 13, 18, 23)):
+def uuid_bytes(text):
+    """The 16 bytes of a UUID's text (8-4-4-4-12 hexadecimal digits, either case), or None when
+    `text` is not one."""
+    if type(text) is not str or len(text) != 36 or not text[8] == text[13] == text[18] == text[23] == "-":
         return None
-    digits = text.replace("-", "")
-    return text.lower() if len(digits) == 32 and _HEX.issuperset(digits) else None
+    try:
+        key = bytes.fromhex(text.replace("-", ""))
+    except ValueError:
+        return None
+    return key if len(key) == 16 else None  # fromhex skips whitespace
 
 
-_HEX = frozenset("0123456789abcdefABCDEF")
+def canonical_uuid(text):
+    """The lower-case text of a UUID's text, or None when `text` is not one."""
+    return text.lower() if uuid_bytes(text) is not None else None
 
 
 class UuidText(fields.String):

@@ -6,6 +6,7 @@ import time
 from peewee import SQL, CharField, DateTimeField, JSONField, Model, NodeList
 
 from app.db import db, is_postgres
+from app.models import timestamps  # noqa: F401 (SQLite's adapter and converter of datetimes)
 
 
 def utcnow():

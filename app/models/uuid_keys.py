@@ -17,7 +17,7 @@ from peewee import SQL, Field
 from psycopg.types.string import TextLoader
 
 from app.db import is_postgres
-from schemas.fields import canonical_uuid
+from schemas.fields import uuid_bytes
 
 
 def key_text(value):
@@ -33,10 +33,10 @@ def key_text(value):
 def key_param(value):
     """What a statement binds for the key `value`: the text on PostgreSQL, 16 bytes on SQLite;
     None (matching nothing) when it is not a UUID."""
-    text = canonical_uuid(value)
-    if text is None:
+    key = uuid_bytes(value)
+    if key is None:
         return None
-    return text if is_postgres() else bytes.fromhex(text.replace("-", ""))
+    return value.lower() if is_postgres() else key
 
 
 class UUIDKeyField(Field):
