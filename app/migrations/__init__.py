@@ -14,6 +14,7 @@ from playhouse.migrations import Runner
 from app.db import db
 from app.models import ALL_MODELS, Item
 from app.models.search_index import ensure_search_index
+from app.services.compat.queries import ensure_item_statistics
 from app.services.notifications.feed import ensure_feed_column
 
 MIGRATIONS_DIR = os.path.dirname(__file__)
@@ -24,6 +25,7 @@ def create_tables():
     db.create_tables(ALL_MODELS, safe=True)
     ensure_search_index()
     ensure_feed_column()
+    ensure_item_statistics()
 
 
 def create_schema(migrations_dir=MIGRATIONS_DIR):

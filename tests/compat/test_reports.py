@@ -203,3 +203,19 @@ def test_cards_need_a_token(client, reads_loaded):
 
 def test_cards_by_other_seller_token_do_not_reveal_counts(client, reads_loaded):
     assert_error(cards(client, "MLA100", ["REPUTATION"], token=TOKENS[OTHER_SELLER]), 403, "forbidden")
+
+
+def test_postgresql_counts_the_items_of_compatibilities_as_a_share_of_the_rows(run_db, reads_loaded):
+    """ANALYZE's page sample undercounts the items of a table written item by item, and a summary of
+    100 items then read the whole table: the planner takes ITEM_SHARE instead, after ANALYZE too."""
+    from app.db import db, is_postgres
+    from app.services.compat.queries import ITEM_SHARE
+
+    if not run_db(is_postgres):
+        pytest.skip("SQLite's planner reads no per-column count of distinct values")
+
+    def planner_count():
+        db.execute_sql('ANALYZE "compatibility"')
+        return db.execute_sql("SELECT n_distinct FROM pg_stats WHERE schemaname = current_schema()"
+                              " AND tablename = 'compatibility' AND attname = 'item_id'").fetchone()[0]
+    assert run_db(planner_count) == ITEM_SHARE

@@ -5,7 +5,7 @@ import json
 
 from peewee import JOIN, OP, SQL, Case, Expression, Select, fn
 
-from app.db import execute_prepared, is_postgres, param
+from app.db import db, execute_prepared, is_postgres, param
 from app.models import AttributeScope, Claim, Compatibility, Domain, Item, Order, Product, ProductAttribute, Suggestion
 from app.models.uuid_keys import key_text
 from app.prepared_rows import prepared_instances
@@ -223,3 +223,18 @@ def refresh_item(item_id, build):
     """Runs item_state's UPDATE of one item's derived columns, `build(condition)` given the test of
     the item's id; answers the rows it changed (0 or 1)."""
     return execute_prepared("compat_refresh_item", lambda: build(param("id")), {"id": item_id}).rowcount
+
+
+# A part's typical number of compatibilities (a hundred: from a handful to hundreds of thousands), as
+# PostgreSQL's n_distinct: the items are that share of the rows.
+ITEM_SHARE = -0.01
+
+
+def ensure_item_statistics():
+    """PostgreSQL: the planner counts the compatibilities' items as ITEM_SHARE of the rows (kept by
+    every later ANALYZE), not as ANALYZE counts them. Its sample reads whole pages, and a table
+    written item by item holds one or two items a page, so it sees a small fraction of the items
+    stored: a summary of many items then expected most of the table and read it whole, where the
+    item index reads only their rows."""
+    if is_postgres():
+        db.execute_sql(f'ALTER TABLE "compatibility" ALTER COLUMN "item_id" SET (n_distinct = {ITEM_SHARE})')
