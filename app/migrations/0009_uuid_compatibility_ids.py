@@ -19,7 +19,7 @@ def key_of(text):
     """The 16 bytes an old id becomes (SQLite's value; PostgreSQL's cast gives the same UUID)."""
     if text is None or isinstance(text, bytes):
         return text
-    return key_param(canonical_uuid(text) or str(_md5_uuid(text)))
+    return key_param(canonical_uuid(text) or _md5_uuid(text))
 
 
 def _md5_uuid(text):
