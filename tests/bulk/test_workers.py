@@ -23,9 +23,10 @@ ITEMS = [f"MLA5{n:03d}" for n in range(150)]
 GOL = {"domain_id": "MLA-CARS_AND_VANS", "attributes": [{"id": "BRAND", "value_name": "Volkswagen"},
                                                         {"id": "MODEL", "value_name": "Gol"}]}
 ROWS = [{"item_id": item_id, "action": "ADD", "products_families": [GOL]} for item_id in ITEMS]
-# Enough items that the job outlasts a task's slice (BULK_SLICE_S=1) even one item per transaction on a
-# fast host, so that the second worker has a successor task to take.
-SHARED_ITEMS = [f"MLA6{n:03d}" for n in range(300)]
+# Enough items that the job outlasts several of a task's slices (BULK_SLICE_S=1) even one item per
+# transaction on a fast host, so that the second worker has successor tasks to take: one run here found a
+# job of 300 items done by one worker.
+SHARED_ITEMS = [f"MLA6{n:04d}" for n in range(2000)]
 SHARED_ROWS = [{"item_id": item_id, "action": "ADD", "products_families": [GOL]} for item_id in SHARED_ITEMS]
 
 
@@ -117,6 +118,7 @@ def test_two_workers_share_one_jobs_items_without_conflict(app, client, run_db, 
         for worker in workers:
             worker.stop()
     assert_applied_once(client, run_db, job_id, SHARED_ITEMS)
-    assert all(worker.slices() > 0 for worker in workers), [w.slices() for w in workers]
+    shares = [worker.slices() for worker in workers]
+    assert all(shares), shares
     assert sum(worker.slices() for worker in workers) == len(SHARED_ITEMS)
     assert not any("Traceback" in line for worker in workers for line in worker.lines)
