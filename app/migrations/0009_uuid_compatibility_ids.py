@@ -8,7 +8,7 @@ columns' type in place; SQLite cannot, so each table is built again under its ne
 rows copied across, as 0005 did."""
 import hashlib
 
-from app.models.uuid_keys import key_param
+from app.models.uuid_keys import key_param, key_text
 from schemas.fields import canonical_uuid
 
 UUID_TEXT = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
@@ -19,12 +19,7 @@ def key_of(text):
     """The 16 bytes an old id becomes (SQLite's value; PostgreSQL's cast gives the same UUID)."""
     if text is None or isinstance(text, bytes):
         return text
-    return key_param(canonical_uuid(text) or _md5_uuid(text))
-
-
-def _md5_uuid(text):
-    digest = hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()
-    return f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:]}"
+    return key_param(canonical_uuid(text) or key_text(hashlib.md5(text.encode(), usedforsecurity=False).digest()))
 
 
 def up(migrator, db):

@@ -2,11 +2,7 @@
 where peewee wrote 26-character texts. Every DATETIME column of every table is rewritten in place;
 its declared type stays DATETIME, which also names the converter that reads it. PostgreSQL's
 timestamps are not concerned."""
-from app.models.timestamps import from_micros, micros
-
-
-def _as_micros(value):
-    return None if value is None else micros(from_micros(value))
+from app.models.timestamps import as_micros
 
 
 def up(migrator, db):
@@ -14,7 +10,7 @@ def up(migrator, db):
 
     if is_postgres():
         return
-    db.connection().create_function("as_micros", 1, _as_micros, deterministic=True)
+    db.connection().create_function("as_micros", 1, as_micros, deterministic=True)
     for (table,) in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table'"
                                    " AND name NOT LIKE 'sqlite_%'").fetchall():
         for column in db.get_columns(table):

@@ -35,5 +35,11 @@ def from_micros(value):
     return datetime.datetime.fromisoformat(text).replace(tzinfo=None)
 
 
+def as_micros(value):
+    """The integer SQLite stores for a datetime, or for a value written before (a text, an integer);
+    None stays None."""
+    return None if value is None else micros(from_micros(value))
+
+
 sqlite3.register_adapter(datetime.datetime, micros)
 sqlite3.register_converter("DATETIME", from_micros)

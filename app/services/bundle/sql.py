@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from peewee import AutoField, DateTimeField, JSONField, __exception_wrapper__
 
 from app.db import db, is_postgres
-from app.models.timestamps import from_micros, micros
+from app.models.timestamps import as_micros
 from app.models.uuid_keys import UUIDKeyField, key_param
 from schemas.fields import uuid_bytes
 
@@ -76,7 +76,7 @@ def _converter(field, postgres):
         return field.db_value if postgres else _dumps
     if isinstance(field, DateTimeField):
         # SQLite: the integer it stores (app/models/timestamps.py), made here once per distinct value.
-        return field.db_value if postgres else _datetime_micros
+        return field.db_value if postgres else as_micros
     if isinstance(field, UUIDKeyField) and not postgres:
         return uuid_bytes  # SQLite: the 16 bytes (PostgreSQL reads the text into its uuid)
     return None
@@ -86,7 +86,7 @@ def _row_converter(width, converters):
     """One function that converts a row's converted columns and passes the others: a lambda
     written out for these positions (integers only), cheaper than transposing the rows to convert
     column by column and back."""
-    namespace = {f"convert{n}": _memo(convert) if convert in (_datetime_text, _datetime_micros) else convert
+    namespace = {f"convert{n}": _memo(convert) if convert in (_datetime_text, as_micros) else convert
                  for n, convert in converters}
     return eval(_converter_code(width, tuple(n for n, _ in converters)), namespace)  # noqa: S307
 
@@ -107,10 +107,6 @@ def _memo(convert):
 
 def _datetime_text(value):
     return value if value is None or isinstance(value, str) else value.isoformat(sep=" ")
-
-
-def _datetime_micros(value):
-    return None if value is None else micros(from_micros(value))
 
 
 def _dumps(value):
