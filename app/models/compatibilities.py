@@ -5,6 +5,7 @@ from app.models.base import BaseModel, DateTimeField, JSONField, utcnow
 from app.models.catalog import Product
 from app.models.items import Item
 from app.models.uuid_keys import UUIDKeyField
+from app.models.word_codes import CREATION_SOURCES, SOURCES, WordCodeField
 from schemas.vocabulary import DEFAULT, SELLER
 
 
@@ -15,8 +16,8 @@ class Compatibility(BaseModel):
     product = ForeignKeyField(Product, null=True, on_delete="CASCADE")
     universal = BooleanField(default=False)
     domain_id = CharField(max_length=100, null=True)  # the product's domain
-    source = CharField(max_length=20, default=SELLER)  # one of COMPATIBILITY_SOURCES
-    creation_source = CharField(max_length=30, default=DEFAULT)  # one of CREATION_SOURCES
+    source = WordCodeField(SOURCES, default=SELLER)
+    creation_source = WordCodeField(CREATION_SOURCES, default=DEFAULT)
     note = TextField(null=True)
     note_status = CharField(max_length=10, null=True)  # PENDING | APPROVED | CHECKED
     restrictions = JSONField(null=True)  # [{attribute_id, attribute_values: [{values: [...]}]}]

@@ -4,6 +4,7 @@ from peewee import BigAutoField, BigIntegerField, BooleanField, CharField, TextF
 
 from app.models.base import BaseModel, DateTimeField, JSONField, utcnow
 from app.models.uuid_keys import UUIDKeyField
+from app.models.word_codes import ACTIONS, ACTOR_KINDS, CREATION_SOURCES, SOURCES, WordCodeField
 
 
 class CompatibilityChange(BaseModel):
@@ -15,18 +16,18 @@ class CompatibilityChange(BaseModel):
     id = BigAutoField()
     item_id = CharField(max_length=40)
     compatibility_id = UUIDKeyField()
-    action = CharField(max_length=6)  # CREATE | UPDATE | DELETE
+    action = WordCodeField(ACTIONS)
     product_id = CharField(max_length=40, null=True)
     universal = BooleanField(default=False)
-    source = CharField(max_length=20, null=True)
-    creation_source = CharField(max_length=30, null=True)
+    source = WordCodeField(SOURCES, null=True)
+    creation_source = WordCodeField(CREATION_SOURCES, null=True)
     note_from = TextField(null=True)
     note_to = TextField(null=True)
     note_status_from = CharField(max_length=10, null=True)
     note_status_to = CharField(max_length=10, null=True)
     restrictions_from = JSONField(null=True)
     restrictions_to = JSONField(null=True)
-    actor_kind = CharField(max_length=10)  # API | IMPORT | OPERATOR | BULK
+    actor_kind = WordCodeField(ACTOR_KINDS)
     actor_user_id = BigIntegerField(null=True)
     actor_client_id = CharField(max_length=64, null=True)
     request_id = CharField(max_length=128, null=True)

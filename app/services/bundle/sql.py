@@ -14,6 +14,7 @@ from peewee import AutoField, DateTimeField, JSONField, __exception_wrapper__
 from app.db import db, is_postgres
 from app.models.timestamps import as_micros
 from app.models.uuid_keys import UUIDKeyField, key_param
+from app.models.word_codes import WordCodeField
 from schemas.fields import uuid_bytes
 
 IN_CHUNK = 900  # values per IN list: below SQLite's bound-variable limit
@@ -79,6 +80,8 @@ def _converter(field, postgres):
         return field.db_value if postgres else as_micros
     if isinstance(field, UUIDKeyField) and not postgres:
         return uuid_bytes  # SQLite: the 16 bytes (PostgreSQL reads the text into its uuid)
+    if isinstance(field, WordCodeField):
+        return field.code_of
     return None
 
 
@@ -121,8 +124,9 @@ def _copy_rows(model, fields, rows):
     # JSON through peewee's adapter (psycopg 3's Jsonb). A timestamp as the text COPY reads, written
     # once per distinct value: an import's rows share its now(), and psycopg formatting each one
     # (datetime.isoformat) was a large part of the importer's work.
-    converters = [(n, field.db_value if isinstance(field, JSONField) else _datetime_text)
-                  for n, field in enumerate(fields) if isinstance(field, (JSONField, DateTimeField))]
+    converters = [(n, field.code_of if isinstance(field, WordCodeField)
+                   else field.db_value if isinstance(field, JSONField) else _datetime_text)
+                  for n, field in enumerate(fields) if isinstance(field, (JSONField, DateTimeField, WordCodeField))]
     if converters:
         rows = map(_row_converter(len(fields), converters), rows)
     names = ", ".join(_quote(f.column_name) for f in fields)

@@ -57,12 +57,12 @@ def list_rows(item_id, limit=None, offset=None, claims=False):
     cursor = execute_prepared(("compat_list_rows", paged, claims), build,
                               {"item": item_id, "limit": limit, "offset": offset})
     names = [column[0] for column in cursor.description]
-    decode = Compatibility.restrictions.python_value
+    decode, source = Compatibility.restrictions.python_value, Compatibility.source.python_value
     # fetchall: psycopg 3 loads the rows in one call; iterating its cursor checks the result and
     # loads one row per call in Python, a visible cost on a long list.
     for values in cursor.fetchall():
         row = dict(zip(names, values, strict=True))
-        row["restrictions"] = decode(row["restrictions"])
+        row["restrictions"], row["source"] = decode(row["restrictions"]), source(row["source"])
         yield row
 
 

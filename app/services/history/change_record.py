@@ -61,6 +61,8 @@ def to_record(row):
         restrictions_from = json.loads(restrictions_from)
     if isinstance(restrictions_to, str):
         restrictions_to = json.loads(restrictions_to)
+    action, source, creation_source, kind = (field.python_value(value) for field, value in (
+        (C.action, action), (C.source, source), (C.creation_source, creation_source), (C.actor_kind, kind)))
     changes = Changes(_from_to(note_from, note_to), _from_to(status_from, status_to),
                       _from_to(restrictions_from, restrictions_to))
     return ChangeRecord(id_, item_id, date, action, compatibility_id, product_id, bool(universal), source,

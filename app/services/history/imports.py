@@ -17,12 +17,13 @@ STORED = ["id", "item", "product", "universal", "source", "creation_source", "no
 
 
 def _json(value):
-    # select_in answers raw driver values: JSON is text on SQLite.
+    # select_in answers raw driver values: JSON is text on SQLite (and codes are numbers, _stored).
     return json.loads(value) if isinstance(value, str) else value
 
 
 def _stored(ids):
-    return {row[0]: (*row[:3], bool(row[3]), *row[4:8], _json(row[8]))
+    source, creation = Compatibility.source.python_value, Compatibility.creation_source.python_value
+    return {row[0]: (*row[:3], bool(row[3]), source(row[4]), creation(row[5]), *row[6:8], _json(row[8]))
             for row in select_in(Compatibility, STORED, "id", ids)}
 
 

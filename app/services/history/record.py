@@ -11,6 +11,7 @@ from peewee import Value
 from app.db import is_postgres
 from app.models import Compatibility, CompatibilityChange
 from app.models.base import utcnow
+from app.models.word_codes import ACTIONS, ACTOR_KINDS
 from app.services.bundle.sql import insert_rows
 from app.services.history.scope import current_scope
 from app.services.history.state import touch
@@ -70,10 +71,11 @@ def record_deleted(item_id, compatibility_ids):
         columns = [getattr(CompatibilityChange, name) for name in FIELDS]
         for start in range(0, len(ids), CHUNK):
             select = (Compatibility.select(
-                Compatibility.item, Compatibility.id, Value(DELETE), Compatibility.product, Compatibility.universal,
-                Compatibility.source, Compatibility.creation_source, Compatibility.note, Value(None),
-                Compatibility.note_status, Value(None), Compatibility.restrictions, Value(None), Value(kind),
-                Value(user_id), Value(client_id), Value(request_id), Value(when), Value(job_id))
+                Compatibility.item, Compatibility.id, Value(ACTIONS[DELETE]), Compatibility.product,
+                Compatibility.universal, Compatibility.source, Compatibility.creation_source, Compatibility.note,
+                Value(None), Compatibility.note_status, Value(None), Compatibility.restrictions, Value(None),
+                Value(ACTOR_KINDS[kind]), Value(user_id), Value(client_id), Value(request_id), Value(when),
+                Value(job_id))
                 .where(Compatibility.item == item_id, Compatibility.id.in_(ids[start:start + CHUNK]))
                 .order_by(Compatibility.id))
             CompatibilityChange.insert_from(select, columns).execute()
