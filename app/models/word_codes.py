@@ -1,7 +1,7 @@
 """Columns of one closed vocabulary (a compatibility's source, a change record's action, ...) stored as
-small integers: a word of up to 16 characters was a quarter of a change record's bytes, written on
-every compatibility and again in its history. Python, the API and bundles see the words; only the
-tables hold the numbers, fixed here once and for all (a stored number never changes its word).
+small integers: as text, the words were written out on every compatibility and again in each of its
+change records, the two largest tables. Python, the API and bundles see the words; only the tables
+hold the numbers, fixed here once and for all (a stored number never changes its word).
 
 Peewee's queries convert both ways through the field. Rows read from the driver's cursor are
 decoded with the field's python_value; the bulk writers encode with `code_of`, a dict lookup done
