@@ -8,6 +8,7 @@ columns' type in place; SQLite cannot, so each table is built again under its ne
 rows copied across, as 0005 did."""
 import hashlib
 
+from app.migrations.sqlite_tables import rebuild
 from app.models.uuid_keys import key_param, key_text
 from schemas.fields import canonical_uuid
 
@@ -40,12 +41,4 @@ def up(migrator, db):
         declared = {c.name: c.data_type for c in db.get_columns(table)}
         if declared[column].upper() == "UUID":
             continue
-        db.execute_sql(f'ALTER TABLE "{table}" RENAME TO "{table}_before_uuid"')
-        for index in db.get_indexes(f"{table}_before_uuid"):  # their names are the new table's
-            if not index.name.startswith("sqlite_autoindex"):
-                db.execute_sql(f'DROP INDEX "{index.name}"')
-        db.create_tables([model])
-        names = ", ".join(f'"{name}"' for name in declared)
-        values = ", ".join(f'key_of("{name}")' if name == column else f'"{name}"' for name in declared)
-        db.execute_sql(f'INSERT INTO "{table}" ({names}) SELECT {values} FROM "{table}_before_uuid"')
-        db.execute_sql(f'DROP TABLE "{table}_before_uuid"')
+        rebuild(db, model, "before_uuid", {column: f'key_of("{column}")'})

@@ -6,6 +6,7 @@ words, rather than becoming NULL. PostgreSQL changes each table's columns in one
 of the table). SQLite cannot change a column's type: each table is built again under its new shape
 and its rows copied across (as 0009 did), then the words become numbers in place; a table that 0009
 built from these models already has the new columns with the old words in them."""
+from app.migrations.sqlite_tables import rebuild
 from app.models.word_codes import WordCodeField
 
 
@@ -51,14 +52,7 @@ def _sqlite(db, model):
     table, fields = model._meta.table_name, _coded(model)
     declared = {c.name: c.data_type for c in db.get_columns(table)}
     if any(declared[f.column_name].upper() != "SMALLINT" for f in fields):
-        db.execute_sql(f'ALTER TABLE "{table}" RENAME TO "{table}_before_codes"')
-        for index in db.get_indexes(f"{table}_before_codes"):  # their names are the new table's
-            if not index.name.startswith("sqlite_autoindex"):
-                db.execute_sql(f'DROP INDEX "{index.name}"')
-        db.create_tables([model])
-        names = ", ".join(f'"{name}"' for name in declared)
-        db.execute_sql(f'INSERT INTO "{table}" ({names}) SELECT {names} FROM "{table}_before_codes"')
-        db.execute_sql(f'DROP TABLE "{table}_before_codes"')
+        rebuild(db, model, "before_codes")
     for f in fields:
         db.execute_sql(f'UPDATE "{table}" SET "{f.column_name}" = {_case(f)}'
                        f' WHERE typeof("{f.column_name}") = \'text\'')
