@@ -101,6 +101,9 @@ def test_a_worker_killed_mid_job_leaves_it_to_another_with_every_row_applied_onc
     second = Worker(app, BULK_STALE_AFTER_S=0).wait_ready()
     try:
         wait_for(lambda: job(client, job_id)["status"] == "DONE")
+        # A slice's line is logged after the commit that finished the job: stopped at once (SIGTERM)
+        # before it, the worker would seem to have applied nothing.
+        wait_for(lambda: second.slices() > 0, timeout=10)
     finally:
         second.stop()
     assert_applied_once(client, run_db, job_id)
@@ -114,6 +117,7 @@ def test_two_workers_share_one_jobs_items_without_conflict(app, client, run_db, 
     try:
         job_id = upload(client, SHARED_ROWS).get_json()["id"]
         wait_for(lambda: job(client, job_id)["status"] == "DONE")
+        wait_for(lambda: sum(worker.slices() for worker in workers) == len(SHARED_ITEMS), timeout=10)  # see above
     finally:
         for worker in workers:
             worker.stop()
