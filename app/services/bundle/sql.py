@@ -121,12 +121,13 @@ def _copy_rows(model, fields, rows):
 
     Row by row through psycopg 3's write_row, whose C dumpers write COPY's text format (escapes and
     NULLs included), faster than the same text built in Python and written in one call."""
-    # JSON through peewee's adapter (psycopg 3's Jsonb). A timestamp as the text COPY reads, written
-    # once per distinct value: an import's rows share its now(), and psycopg formatting each one
-    # (datetime.isoformat) was a large part of the importer's work.
-    converters = [(n, field.code_of if isinstance(field, WordCodeField)
-                   else field.db_value if isinstance(field, JSONField) else _datetime_text)
-                  for n, field in enumerate(fields) if isinstance(field, (JSONField, DateTimeField, WordCodeField))]
+    # Each column as insert_rows converts it on PostgreSQL (JSON through peewee's adapter, psycopg 3's
+    # Jsonb; a word as its number), but a timestamp: the text COPY reads, written once per distinct
+    # value: an import's rows share its now(), and psycopg formatting each one (datetime.isoformat)
+    # was a large part of the importer's work.
+    converters = [(n, convert) for n, convert in enumerate(
+        _datetime_text if isinstance(field, DateTimeField) else _converter(field, postgres=True) for field in fields)
+        if convert is not None]
     if converters:
         rows = map(_row_converter(len(fields), converters), rows)
     names = ", ".join(_quote(f.column_name) for f in fields)
