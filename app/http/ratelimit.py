@@ -99,6 +99,10 @@ class AppLimiter(Limiter):
         # Registered before flask-limiter's own header hook, so it runs after it.
         app.after_request(retry_after_only_when_refused)
         super().init_app(app)
+        manager = self.limit_manager
+        # No blueprint is limited here: the limits in force beside the views' own are these.
+        self._limits_on_views_only = not (manager.default_limits or manager.application_limits
+                                          or app.config.get("RATELIMIT_META"))
         app.teardown_request(self._settle_failure_counts)
 
     @property
@@ -114,6 +118,12 @@ class AppLimiter(Limiter):
         pass  # decided by the property above, whatever the constructor or the config says
 
     def _check_request_limit(self, callable_name=None, in_middleware=True):
+        if in_middleware and self._limits_on_views_only:
+            # flask-limiter's before_request pass checks the limits that are not a view's own
+            # (default, application, meta and blueprint limits). Without any, that pass resolves
+            # nothing, on every request; a view's own limits are checked by its decorator
+            # (in_middleware=False).
+            return
         _checking.active = True
         try:
             super()._check_request_limit(callable_name=callable_name, in_middleware=in_middleware)

@@ -12,6 +12,7 @@ import uuid
 import pytest
 import redis
 
+from app.http.ratelimit import limiter
 from tests.bundles import OTHER_SELLER, SELLER, TOKENS, base_bundle
 from tests.gunicorn_util import Gunicorn, free_port, fresh_database, load_database
 from tests.helpers import bearer
@@ -97,6 +98,24 @@ def test_each_user_has_its_own_budget_and_reads_are_not_limited(limited_app):
     assert count(client, bearer(TOKENS[OTHER_SELLER])).status_code == 200
     reads = {client.get("/items/MLA100/compatibilities", headers=SELLER_H).status_code for _ in range(6)}
     assert reads == {200}
+
+
+def test_reads_touch_no_store_when_every_limit_is_a_views_own(limited_app):
+    # A store that fails every call, refused closed: a read that counted anything would answer 503.
+    client = limited_app(RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{free_port()}",
+                         RATELIMIT_FAIL_MODE="closed").test_client()
+    assert client.get("/items/MLA100/compatibilities", headers=SELLER_H).status_code == 200
+    assert client.get("/sites").status_code == 200
+    assert count(client).status_code == 503
+
+
+def test_a_default_limit_set_in_flask_limiters_own_setting_applies_to_reads(limited_app):
+    # The before-request pass is skipped only while no limit other than a view's own is in force.
+    try:
+        client = limited_app(RATELIMIT_DEFAULT="2 per minute").test_client()
+        assert [client.get("/sites").status_code for _ in range(3)] == [200, 200, 429]
+    finally:
+        limiter.limit_manager.set_default_limits([])  # the limiter is the process's: later apps set none
 
 
 def test_rate_limit_can_be_switched_off(limited_app):
