@@ -15,8 +15,18 @@ def moment_between(rng, start: dt.datetime, end: dt.datetime) -> dt.datetime:
     return start + dt.timedelta(seconds=rng.randrange(int((end - start).total_seconds())))
 
 
+# Milliseconds since the epoch at DEMO_NOW, the time part of every demo key.
+_DEMO_MS = int(DEMO_NOW.replace(tzinfo=dt.UTC).timestamp() * 1000)
+
+
 def stable_uuid(rng) -> str:
-    return str(uuid.UUID(int=rng.getrandbits(128)))
+    """A version-7 UUID stamped with DEMO_NOW and random otherwise, like the keys the service makes
+    (app/models/base.py): random keys spread over the whole range would put the service's own, made
+    later and greater than DEMO_NOW's, between two demo keys instead of at the right edge of the
+    primary key's index, where PostgreSQL packs its pages instead of splitting them in halves."""
+    bits = rng.getrandbits(128) & ((1 << 74) - 1)  # the same draw as before: later values stay as they were
+    rand_a, rand_b = bits >> 62, bits & ((1 << 62) - 1)
+    return str(uuid.UUID(int=(_DEMO_MS << 80) | (7 << 76) | (rand_a << 64) | (2 << 62) | rand_b))
 
 
 class ValueIds:

@@ -28,7 +28,7 @@ DEMO_ITEM = "MLA1500000031"  # seller 1001's brake pads, with compatibilities
 PATH_PARAMETERS = {
     "item_id": ({"pattern": ITEM_ID_PATTERN}, DEMO_ITEM),
     "product_id": ({"pattern": PRODUCT_ID_PATTERN}, "MLA15903638"),
-    "compatibility_id": ({"maxLength": 36}, "53d49339-d4d1-5638-3ed2-04b13a7bcc73"),
+    "compatibility_id": ({"maxLength": 36}, "019bdb46-aa00-78e0-bed2-04b13a7bcc73"),
     "order_id": ({"pattern": r"^\d{1,18}$"}, "2000004512"),
     "site_id": ({"pattern": "^[A-Z]{3}$"}, "MLA"),
     "currency_id": ({"pattern": "^[A-Z]{3}$"}, "ARS"),

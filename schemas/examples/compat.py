@@ -150,7 +150,7 @@ DELETED = {
     ],
 }
 
-DELETED_ONE = {"deleted_compatibilities": ["cb2d2960-cb80-6ee4-6b04-0389151b6584"]}
+DELETED_ONE = {"deleted_compatibilities": ["019bdb46-aa00-7b91-ab04-0389151b6584"]}
 
 EXTENDED_CHECK = {"note": "true", "restrictions": "true"}
 
@@ -164,9 +164,9 @@ EXCEPTION_REPORTED = {
     "comment": "Falta el Volkswagen Saveiro 1.6 2024 en el catálogo",
 }
 
-# GET /items/MLA1500000011/compatibilities/387e239d-2e05-f4d1-088f-f2c7f64491cc
+# GET /items/MLA1500000011/compatibilities/019bdb46-aa00-7344-888f-f2c7f64491cc
 DETAIL = {
-    "id": "387e239d-2e05-f4d1-088f-f2c7f64491cc", "domain_id": "MLA-CARS_AND_VANS",
+    "id": "019bdb46-aa00-7344-888f-f2c7f64491cc", "domain_id": "MLA-CARS_AND_VANS",
     "catalog_product_id": "MLA15900676", "catalog_product_name": "Toyota Hilux 2.5 TDI DX 4x2 Cabina Doble 2011",
     "source": "SELLER", "note": "Vehículos fabricados desde marzo", "note_status": "PENDING",
 }

@@ -18,7 +18,7 @@ SNAPSHOT = {
         ],
     },
     "compatibility_status": {
-        "compatibility": "CONFIRMED", "compatibility_id": "53164cae-a2ff-4ffe-c004-7d932da881a5",
+        "compatibility": "CONFIRMED", "compatibility_id": "019bdb46-aa00-7ffb-8004-7d932da881a5",
     },
     "compatibility_deleted": False, "date_created": "2025-11-22T16:36:18Z", "date_updated": "2025-11-24T11:36:18Z",
 }
