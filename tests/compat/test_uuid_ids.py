@@ -5,9 +5,11 @@ import uuid
 
 import pytest
 
+from app.data.demo import build_demo_bundle
 from app.db import db, is_postgres
 from app.migrations import create_schema
 from app.models import Compatibility, CompatibilityChange
+from app.models.base import time_ordered_uuids
 from app.services.bundle import BundleError, export_bundle, import_bundle
 from tests.compat.compat_data import SELLER_H, compat, full_bundle, url
 from tests.helpers import assert_error
@@ -108,3 +110,12 @@ def test_migration_turns_text_ids_into_uuids(client, load_bundle, run_db):
     assert run_db(_stored_shape) == {column: ("uuid", 16) if run_db(is_postgres) else ("blob", 16)
                                      for column in ("id", "compatibility_id")}
     assert not run_db(lambda: db.table_exists("compatibility_before_uuid"))
+
+
+def test_the_demos_ids_sort_below_every_id_the_service_makes():
+    # Ids the service makes later land at the right edge of the primary key's index, where PostgreSQL
+    # packs its leaves; a demo id above them would make it split those leaves in halves.
+    demo_ids = [row["id"] for row in build_demo_bundle()["compatibilities"]]
+    assert len(set(demo_ids)) == len(demo_ids) > 1000
+    assert {uuid.UUID(i).version for i in demo_ids} == {7}
+    assert max(demo_ids) < min(time_ordered_uuids(100))
