@@ -5,7 +5,7 @@ import pytest
 
 from app.db import db, is_postgres
 from app.models import Compatibility, Domain, Site
-from app.services.bundle import compatibilities
+from app.services.bundle import compatibilities, sql
 from app.services.bundle.sql import any_of, index_lookups, select_in
 from tests.bundle_data import full_bundle
 from tests.helpers import recorded_statements
@@ -40,6 +40,37 @@ def test_plain_text_keys_go_as_one_string_on_postgresql(load_bundle, run_db):
     assert found == stored
     if run_db(is_postgres):
         assert len(seen) == 1 and "string_to_array" in seen[0]
+
+
+def test_keys_are_asked_in_key_order_one_range_a_statement(load_bundle, run_db, monkeypatch):
+    # Keys from a set arrive in any order: asked as they come, every chunk read pages all over the index.
+    load_bundle(full_bundle())
+    run_db(store_odd_domains)
+    monkeypatch.setattr(sql, "IN_CHUNK", 2)
+    monkeypatch.setattr(sql, "ANY_CHUNK", 2)
+    asked = []
+    execute = db.obj.execute_sql
+
+    def recording(statement, params=None, *args, **kwargs):
+        asked.append(list(params[0].split(",")) if len(params) == 1 and isinstance(params[0], str) else
+                     list(params[0]) if len(params) == 1 else list(params))
+        return execute(statement, params, *args, **kwargs)
+
+    def lookup():
+        db.obj.execute_sql = recording
+        try:
+            return sorted(key for (key,) in select_in(Domain, ["id"], "id", reversed(ODD_IDS)))
+        finally:
+            del db.obj.execute_sql
+
+    assert run_db(lookup) == sorted(ODD_IDS)
+    assert [key for chunk in asked for key in chunk] == sorted(ODD_IDS)
+
+
+def test_keys_of_mixed_types_are_asked_as_given(run_db):
+    if run_db(is_postgres):
+        pytest.skip("PostgreSQL's array parameter takes one type: psycopg refuses the list")
+    assert run_db(lambda: list(select_in(Domain, ["id"], "id", ["MLA-NONE", 7]))) == []
 
 
 @pytest.mark.parametrize("values, split", [

@@ -150,8 +150,7 @@ def select_in(model, columns, key, values, order_by=()):
     # PostgreSQL: one array parameter per chunk of ANY_CHUNK; planning long IN lists was a large
     # part of reading the stored rows of a big import.
     postgres = is_postgres()
-    if postgres:
-        values = [v for v in values if v is not None]  # matches nothing, and an array needs a type
+    values = _in_key_order([v for v in values if v is not None])  # NULL matches nothing; an array needs a type
     size = ANY_CHUNK if postgres else IN_CHUNK
     for start in range(0, len(values), size):
         chunk = values[start:start + size]
@@ -179,6 +178,16 @@ def index_lookups():
     yield
     # Not on an error: the transaction is then rolled back, and the setting with it.
     db.execute_sql("SELECT set_config('enable_seqscan', %s, true)", (kept,))
+
+
+def _in_key_order(values):
+    """The keys sorted, as the index holds them: each chunk then reads one narrow range of the
+    index instead of pages all over it (the keys often come from a set), which each following
+    chunk would read again. Keys of mixed types (an invalid bundle's) stay as they are."""
+    try:
+        return sorted(values)
+    except TypeError:
+        return values
 
 
 def _key_values(field, values):
