@@ -72,15 +72,18 @@ def pg_admin():
 
 
 @contextmanager
-def recorded_statements():
-    """The SQL statements run inside the block, in a list: each one a round trip on PostgreSQL."""
+def recorded_statements(params=None):
+    """The SQL statements run inside the block, in a list: each one a round trip on PostgreSQL. Each
+    statement's parameters are appended to `params` when it is a list."""
     seen = []
     execute = db.obj.execute_sql
     patched_before = "execute_sql" in vars(db.obj)
 
-    def counting(sql, params=None, *args, **kwargs):
+    def counting(sql, bound=None, *args, **kwargs):
         seen.append(sql)
-        return execute(sql, params, *args, **kwargs)
+        if params is not None:
+            params.append(bound)
+        return execute(sql, bound, *args, **kwargs)
 
     db.obj.execute_sql = counting
     try:

@@ -48,22 +48,16 @@ def test_keys_are_asked_in_key_order_one_range_a_statement(load_bundle, run_db, 
     run_db(store_odd_domains)
     monkeypatch.setattr(sql, "IN_CHUNK", 2)
     monkeypatch.setattr(sql, "ANY_CHUNK", 2)
-    asked = []
-    execute = db.obj.execute_sql
-
-    def recording(statement, params=None, *args, **kwargs):
-        asked.append(list(params[0].split(",")) if len(params) == 1 and isinstance(params[0], str) else
-                     list(params[0]) if len(params) == 1 else list(params))
-        return execute(statement, params, *args, **kwargs)
+    bound = []
 
     def lookup():
-        db.obj.execute_sql = recording
-        try:
+        with recorded_statements(bound):
             return sorted(key for (key,) in select_in(Domain, ["id"], "id", reversed(ODD_IDS)))
-        finally:
-            del db.obj.execute_sql
 
     assert run_db(lookup) == sorted(ODD_IDS)
+    # Each statement's keys: SQLite's IN list, or PostgreSQL's one string split by the server or array.
+    asked = [params[0].split(",") if len(params) == 1 and isinstance(params[0], str) else
+             list(params[0]) if len(params) == 1 else list(params) for params in bound]
     assert [key for chunk in asked for key in chunk] == sorted(ODD_IDS)
 
 
