@@ -1,7 +1,9 @@
 """B1 and B2: the site search narrowed to the active items that fit a vehicle or a partly known one."""
 from urllib.parse import quote
 
-from tests.fitment.data import GOL_2010_FILTER, HILUX_2010
+from app.models import finder as stored
+from tests.fitment.data import GOL_2010_FILTER, HILUX_2010, add_family, fitment_bundle
+from tests.helpers import recorded_statements
 
 
 def search(client, query):
@@ -102,3 +104,24 @@ def test_one_way_to_name_the_vehicle_and_words_without_one(fitment):
     assert both.status_code == 400 and both.get_json()["cause"][0]["field"] == "compatibility_filter"
     nothing = fitment.get("/sites/MLA/search")
     assert nothing.status_code == 400 and nothing.get_json()["cause"][0]["field"] == "q"
+
+
+def test_a_brand_its_known_model_implies_is_neither_tested_nor_counted(client, load_bundle, monkeypatch):
+    """B2 matches as the vehicle finder does (matching.narrowed): the stored pair counts show that
+    every product of the model has the brand, so no product is tested for it, and the vehicles meant
+    are counted from the stored pair count of the model and the year, not by a statement."""
+    monkeypatch.setattr(stored, "POPULAR_VALUE", 1)  # every value popular: every pair count stored
+    load_bundle(fitment_bundle())
+    add_family(client)
+    with recorded_statements() as seen:
+        body = search(client, f"compatibility_filter={GOL_2010_FILTER}")
+    assert fits(body) == {"MLA100": {"status": "COMPATIBLE"}, "MLA102": {"status": "COMPATIBLE"},
+                          "MLA110": {"status": "UNDETERMINED"}}
+    matching = [sql for sql in seen if '"k"."attribute_id"' in sql]
+    assert matching and all(sql.count('"k"."attribute_id"') == 1 for sql in matching), matching
+    assert not [sql for sql in seen if sql.startswith("SELECT COUNT(*)")]
+    # A model of another brand: the pair counts show that no product has both, and nothing is matched.
+    with recorded_statements() as seen:
+        body = search(client, "compatibility_filter=BRAND:60249;MODEL:62200")
+    assert body["results"] == [] and body["paging"]["total"] == 0
+    assert not [sql for sql in seen if "product_attribute" in sql]

@@ -72,3 +72,14 @@ def narrowed(known, pairs):
         if k.overlap != driver.total:
             kept.append(k)
     return [driver, *sorted(kept, key=lambda k: k.total if k.overlap is None else k.overlap)]
+
+
+def stored_total(known):
+    """How many products carry every one of `known` (narrowed, not empty), from the stored counts:
+    a single attribute's values (values of one attribute never share a product: their counts add
+    up), or two whose overlap is stored; None when only a count over the products can tell."""
+    if len(known) == 1 or known[0].total == 0:
+        return known[0].total
+    if len(known) == 2 and known[1].overlap is not None:
+        return known[1].overlap
+    return None

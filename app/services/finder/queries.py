@@ -69,23 +69,44 @@ def domain_sizing(domain_id, known, paired):
     attribute_id, value_id, metric) rows of the stored pair counts between them when `paired`),
     in one statement: a round trip counts on PostgreSQL. Each part reads one index; the rows tell
     their part by the columns a part leaves NULL."""
-    pairs = [(k, [o for o in known if o.attribute_id != k.attribute_id]) for k in known] if paired else []
-    pairs = [(k, others, list(dict.fromkeys(v for o in others for v in o.value_ids))) for k, others in pairs if others]
-    shape = (tuple(_slots(len(k.value_ids)) for k in known),
-             tuple((_slots(len(k.value_ids)), _slots(len(others)), _slots(len(values))) for k, others, values in pairs))
     values = {"domain": domain_id}
     for n, k in enumerate(known):
         values[f"s{n}"] = k.attribute_id
         _put(values, f"s{n}v", k.value_ids)
-    for n, (k, others, other_values) in enumerate(pairs):
-        values[f"p{n}"] = k.attribute_id
-        _put(values, f"p{n}v", k.value_ids)
-        _put(values, f"p{n}k", [o.attribute_id for o in others])
-        _put(values, f"p{n}kv", other_values)
+    shape = (tuple(_slots(len(k.value_ids)) for k in known), _put_pairs(values, known) if paired else ())
     rows = execute_prepared(("finder_domain_sizing", shape), lambda: _domain_sizing(*shape), values).fetchall()
     domain_row = next((row[:4] for row in rows if row[0] is not None), None)
     return (domain_row, [row[7:] for row in rows if row[0] is None and row[4] is None],
             [row[5:] for row in rows if row[4] is not None])
+
+
+def _put_pairs(values, known):
+    """`values` with the params of the pair counts between the `known` values (`_pair_counts`):
+    for each attribute, its values and the other attributes' ids and values; the shape of those
+    params."""
+    shape = []
+    for n, k in enumerate(known):
+        others = [o for o in known if o.attribute_id != k.attribute_id]
+        if not others:
+            continue
+        other_values = list(dict.fromkeys(v for o in others for v in o.value_ids))
+        values[f"p{n}"] = k.attribute_id
+        _put(values, f"p{n}v", k.value_ids)
+        _put(values, f"p{n}k", [o.attribute_id for o in others])
+        _put(values, f"p{n}kv", other_values)
+        shape.append((n, _slots(len(k.value_ids)), _slots(len(others)), _slots(len(other_values))))
+    return tuple(shape)
+
+
+def _pair_counts(domain, pair_shape, *columns):
+    """The stored pair counts of one known attribute's values (params `p{n}`…, `_put_pairs`) with
+    popular values of the others, in the domain of param `domain`, after `columns`: a few rows
+    whatever the catalog (one model: its brand, its years, its versions)."""
+    n, slots, n_others, other_slots = pair_shape
+    f = FinderPairFacet
+    return f.select(*columns, f.known_attribute_id, f.known_value_id, f.attribute_id, f.value_id, f.metric).where(
+        (f.domain_id == param(domain)) & (f.attribute_id == param(f"p{n}")) & _one_of(f.value_id, f"p{n}v", slots)
+        & _one_of(f.known_attribute_id, f"p{n}k", n_others) & _one_of(f.known_value_id, f"p{n}kv", other_slots))
 
 
 def _domain_sizing(sizes, pairs):
@@ -96,38 +117,36 @@ def _domain_sizing(sizes, pairs):
             *[_NULL] * 7, FinderFacet.attribute_id, FinderFacet.value_id, FinderFacet.metric)
             .where((FinderFacet.domain_id == param("domain")) & (FinderFacet.attribute_id == param(f"s{n}"))
                    & _one_of(FinderFacet.value_id, f"s{n}v", slots)))
-    for n, (slots, n_others, other_slots) in enumerate(pairs):
-        # The pair counts of the attribute's values with popular values of the others: a few rows
-        # whatever the catalog (one model: its brand, its years, its versions).
-        f = FinderPairFacet
-        query = query.union_all(f.select(
-            *[_NULL] * 4, SQL("'pair'"), f.known_attribute_id, f.known_value_id, f.attribute_id, f.value_id, f.metric)
-            .where((f.domain_id == param("domain")) & (f.attribute_id == param(f"p{n}"))
-                   & _one_of(f.value_id, f"p{n}v", slots) & _one_of(f.known_attribute_id, f"p{n}k", n_others)
-                   & _one_of(f.known_value_id, f"p{n}kv", other_slots)))
+    for pair_shape in pairs:
+        query = query.union_all(_pair_counts("domain", pair_shape, *[_NULL] * 4, SQL("'pair'")))
     return query
 
 
-def sizes_by_domain(domain_ids, known):
-    """(domain_id, attribute_id, value_id, metric) rows of the stored sizes of the `known` values
-    (Known) in each of the domains, in one statement."""
-    shape = (len(domain_ids), tuple(_slots(len(k.value_ids)) for k in known))
+def sizes_by_domain(domain_ids, known, paired):
+    """([(domain_id, attribute_id, value_id, metric)] of the stored sizes of the `known` values
+    (Known) in each of the domains, [(domain_id, known_attribute_id, known_value_id, attribute_id,
+    value_id, metric)] of the stored pair counts between them when `paired`), in one statement."""
     values = {f"d{d}": domain_id for d, domain_id in enumerate(domain_ids)}
     for n, k in enumerate(known):
         values[f"a{n}"] = k.attribute_id
         _put(values, f"a{n}v", k.value_ids)
+    shape = (len(domain_ids), tuple(_slots(len(k.value_ids)) for k in known),
+             _put_pairs(values, known) if paired else ())
 
     def build():
-        parts = [FinderFacet.select(FinderFacet.domain_id, FinderFacet.attribute_id, FinderFacet.value_id,
-                                    FinderFacet.metric)
-                 .where((FinderFacet.domain_id == param(f"d{d}")) & (FinderFacet.attribute_id == param(f"a{n}"))
-                        & _one_of(FinderFacet.value_id, f"a{n}v", slots))
+        f = FinderFacet
+        parts = [f.select(f.domain_id, _NULL, _NULL, f.attribute_id, f.value_id, f.metric)
+                 .where((f.domain_id == param(f"d{d}")) & (f.attribute_id == param(f"a{n}"))
+                        & _one_of(f.value_id, f"a{n}v", slots))
                  for d in range(shape[0]) for n, slots in enumerate(shape[1])]
+        parts += [_pair_counts(f"d{d}", pair_shape, FinderPairFacet.domain_id)
+                  for d in range(shape[0]) for pair_shape in shape[2]]
         query = parts[0]
         for part in parts[1:]:
             query = query.union_all(part)
         return query
-    return execute_prepared(("finder_sizes_by_domain", shape), build, values).fetchall()
+    rows = execute_prepared(("finder_sizes_by_domain", shape), build, values).fetchall()
+    return ([(row[0], *row[3:]) for row in rows if row[1] is None], [row for row in rows if row[1] is not None])
 
 
 class Matching:

@@ -13,7 +13,7 @@ from app.errors import ApiError
 from app.models.finder import FinderDomain
 from app.services.finder import queries
 from app.services.finder.domains import check_known, parse_known, require_attribute, require_domain_sizing
-from app.services.finder.matching import narrowed, sized_from
+from app.services.finder.matching import narrowed, sized_from, stored_total
 from app.services.finder.products import products_by_id
 from app.services.paging import Page
 
@@ -47,11 +47,7 @@ def _stored_total(domain_id, known):
     if not known:
         row = FinderDomain.get_or_none(FinderDomain.domain_id == domain_id)
         return row.child_products if row else 0
-    if len(known) == 1 or known[0].total == 0:
-        return known[0].total  # values of one attribute never share a product: their counts add up
-    if len(known) == 2 and known[1].overlap is not None:
-        return known[1].overlap
-    return None
+    return stored_total(known)
 
 
 def _page(domain_id, known, sort, limit, offset):

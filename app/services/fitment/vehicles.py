@@ -2,14 +2,15 @@
 child products it means, in the vehicle domains of a site.
 
 The matching is the vehicle finder's (app/services/finder/matching.py): each known value's size read
-from the stored facet counts, the smallest one driving index lookups of the others, so its cost
-follows the most selective value (a model year: ten products), not the catalog.
+from the stored facet counts, the smallest one driving index lookups of the others but of those it
+implies (a model's brand, as the stored pair counts show), so its cost follows the most selective
+value, not the catalog.
 """
 from dataclasses import dataclass
 
 from app.errors import ApiError
 from app.services.finder import queries as finder_queries
-from app.services.finder.matching import sized_from
+from app.services.finder.matching import MAX_PAIRED, narrowed, sized_from, stored_total
 from app.services.fitment import queries
 
 
@@ -62,17 +63,23 @@ def match_vehicles(domains, known):
 
     A domain lacking one of the attributes has no product that carries it, and one where a known
     value has no product (its stored count is 0) has none either: both are left out without a
-    matching query. Otherwise the finder's matching: the smallest known value drives, the others
-    are index lookups."""
+    matching query. Otherwise the finder's matching: the known attributes the smallest one implies
+    are dropped (a model's brand) and the others ordered by what they share with it, as the stored
+    pair counts show (matching.narrowed); the smallest drives, the others are index lookups. The
+    count comes from the stored counts when they tell it (matching.stored_total)."""
     eligible = [d for d, attribute_ids in domains.items() if all(a.attribute_id in attribute_ids for a in known)]
-    sizes = finder_queries.sizes_by_domain(eligible, known) if eligible and known else []
+    sizes, pairs = finder_queries.sizes_by_domain(eligible, known, paired=2 <= len(known) <= MAX_PAIRED) \
+        if eligible and known else ([], [])
     matchings, counts = {}, {}
     for domain_id in eligible:
-        driver, *others = sized_from(known, [row[1:] for row in sizes if row[0] == domain_id])
-        if driver.total == 0:
+        sized = narrowed(sized_from(known, [row[1:] for row in sizes if row[0] == domain_id]),
+                         [row[1:] for row in pairs if row[0] == domain_id])
+        if sized is None or sized[0].total == 0:  # the stored counts show that no product matches
             continue
-        matching = finder_queries.Matching(domain_id, driver, others)
-        count = driver.total if not others else finder_queries.count(matching)
+        matching = finder_queries.Matching(domain_id, sized[0], sized[1:])
+        count = stored_total(sized)
+        if count is None:
+            count = finder_queries.count(matching)
         if count:
             matchings[domain_id], counts[domain_id] = matching, count
     return MatchedVehicles(matchings, counts)
