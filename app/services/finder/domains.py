@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from app.errors import ApiError
 from app.models import Domain
 from app.services.finder import queries
-from app.services.finder.matching import MAX_PAIRED
+from app.services.finder.matching import pairs_read
 from schemas.bundle import ATTRIBUTE_DEFAULTS
 
 
@@ -58,7 +58,7 @@ def require_domain_sizing(domain_id, known):
     metric) rows and (known_attribute_id, known_value_id, attribute_id, value_id, metric) rows."""
     if not known:
         return require_domain(domain_id), [], []
-    row, sizes, pairs = queries.domain_sizing(domain_id, known, paired=2 <= len(known) <= MAX_PAIRED)
+    row, sizes, pairs = queries.domain_sizing(domain_id, known, paired=pairs_read(known))
     return _domain(domain_id, row), sizes, pairs
 
 

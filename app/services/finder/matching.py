@@ -44,6 +44,12 @@ def sized_from(known, rows):
 MAX_PAIRED = 6
 
 
+def pairs_read(known):
+    """Whether the stored pair counts between the `known` attributes are read for `narrowed`: from
+    two known attributes to MAX_PAIRED."""
+    return 2 <= len(known) <= MAX_PAIRED
+
+
 def narrowed(known, pairs):
     """`known` (Sized, smallest first) without the attributes that every product of the smallest
     one matches, as the stored pair counts show (a brand known with its model), the others by

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from app.errors import ApiError
 from app.services.finder import queries as finder_queries
-from app.services.finder.matching import MAX_PAIRED, narrowed, sized_from, stored_total
+from app.services.finder.matching import narrowed, pairs_read, sized_from, stored_total
 from app.services.fitment import queries
 
 
@@ -68,7 +68,7 @@ def match_vehicles(domains, known):
     pair counts show (matching.narrowed); the smallest drives, the others are index lookups. The
     count comes from the stored counts when they tell it (matching.stored_total)."""
     eligible = [d for d, attribute_ids in domains.items() if all(a.attribute_id in attribute_ids for a in known)]
-    sizes, pairs = finder_queries.sizes_by_domain(eligible, known, paired=2 <= len(known) <= MAX_PAIRED) \
+    sizes, pairs = finder_queries.sizes_by_domain(eligible, known, paired=pairs_read(known)) \
         if eligible and known else ([], [])
     matchings, counts = {}, {}
     for domain_id in eligible:
