@@ -1,8 +1,9 @@
 """B1 and B2: the site search narrowed to the active items that fit a vehicle or a partly known one."""
 from urllib.parse import quote
 
-from app.models import finder as stored
-from tests.fitment.data import GOL_2010_FILTER, HILUX_2010, add_family, fitment_bundle
+import pytest
+
+from tests.fitment.data import GOL_2010_FILTER, HILUX_2010
 from tests.helpers import recorded_statements
 
 
@@ -106,15 +107,13 @@ def test_one_way_to_name_the_vehicle_and_words_without_one(fitment):
     assert nothing.status_code == 400 and nothing.get_json()["cause"][0]["field"] == "q"
 
 
-def test_a_brand_its_known_model_implies_is_neither_tested_nor_counted(client, load_bundle, monkeypatch):
+@pytest.mark.parametrize("fitment", [1], indirect=True, ids=["every-value-popular"])  # every pair count stored
+def test_a_brand_its_known_model_implies_is_neither_tested_nor_counted(fitment):
     """B2 matches as the vehicle finder does (matching.narrowed): the stored pair counts show that
     every product of the model has the brand, so no product is tested for it, and the vehicles meant
     are counted from the stored pair count of the model and the year, not by a statement."""
-    monkeypatch.setattr(stored, "POPULAR_VALUE", 1)  # every value popular: every pair count stored
-    load_bundle(fitment_bundle())
-    add_family(client)
     with recorded_statements() as seen:
-        body = search(client, f"compatibility_filter={GOL_2010_FILTER}")
+        body = search(fitment, f"compatibility_filter={GOL_2010_FILTER}")
     assert fits(body) == {"MLA100": {"status": "COMPATIBLE"}, "MLA102": {"status": "COMPATIBLE"},
                           "MLA110": {"status": "UNDETERMINED"}}
     matching = [sql for sql in seen if '"k"."attribute_id"' in sql]
@@ -122,6 +121,6 @@ def test_a_brand_its_known_model_implies_is_neither_tested_nor_counted(client, l
     assert not [sql for sql in seen if sql.startswith("SELECT COUNT(*)")]
     # A model of another brand: the pair counts show that no product has both, and nothing is matched.
     with recorded_statements() as seen:
-        body = search(client, "compatibility_filter=BRAND:60249;MODEL:62200")
+        body = search(fitment, "compatibility_filter=BRAND:60249;MODEL:62200")
     assert body["results"] == [] and body["paging"]["total"] == 0
     assert not [sql for sql in seen if "product_attribute" in sql]
