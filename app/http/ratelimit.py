@@ -20,8 +20,6 @@ from flask import current_app, g, request
 from flask_limiter import Limiter, RateLimitExceeded
 from limits.errors import StorageError
 from limits.storage import MemoryStorage, RedisStorage
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
 from app.errors import ApiError
 from app.http.auth import bearer_token, presented_client_id
@@ -77,6 +75,10 @@ def storage_options(config):
     answers turned into seconds on every limited request."""
     options = {"wrap_exceptions": True}
     if config["RATELIMIT_STORAGE_URI"].startswith(REDIS_SCHEMES):
+        # Here, not at the top: a worker whose counts are in memory never loads redis-py.
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
         timeout_s = config["RATELIMIT_STORAGE_TIMEOUT_MS"] / 1000
         options.update(socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=Retry(NoBackoff(), 0))
     return options

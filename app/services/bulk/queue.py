@@ -11,8 +11,6 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-import huey
-
 from app.db import connection, deadline_connector
 from app.services.bulk import queries
 from app.services.bulk.run import sweep, work_on_job
@@ -39,6 +37,10 @@ def queue_url(settings, database_url):
 
 
 def make_huey(url, name, settings):
+    # Imported here, when a process first enqueues or works a job: huey imports redis-py whatever the
+    # storage, and a web worker that only reads holds neither.
+    import huey
+
     scheme = urlsplit(url).scheme
     # No result store: a task's outcome is the job's row, which J2 reads.
     if scheme == "sqlite":
@@ -79,6 +81,8 @@ class JobQueue:
         return self._huey
 
     def _build(self):
+        import huey
+
         queue = make_huey(self.url, self.settings["QUEUE_NAME"], self.settings)
         self._run = queue.task(name="bulk.run_job")(self._run_job)
         queue.periodic_task(huey.crontab(), name="bulk.sweep")(self.sweep)

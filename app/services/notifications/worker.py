@@ -5,8 +5,6 @@ without the thread, e.g. huey's own consumer)."""
 import logging
 import threading
 
-import huey
-
 from app.db import connection
 from app.services.notifications.pump import pump_once, purge_missed
 from app.services.notifications.receivers import Receivers
@@ -16,6 +14,7 @@ log = logging.getLogger("app.notifications")
 
 def register(queue, settings):
     """The periodic task on the bulk jobs' huey."""
+    import huey  # as the queue imports it: when it is first built (app/services/bulk/queue.py)
 
     receivers = Receivers()
 

@@ -1,0 +1,45 @@
+"""What a web worker holds (issue 34: memory per worker): the task queue's client, huey, which imports
+redis-py whatever its storage, and redis-py itself are loaded by the process that first uses them,
+not by every worker at start."""
+import json
+import os
+import subprocess
+import sys
+
+from app.config import SETTINGS
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+PROBE = """
+import json, sys
+import wsgi
+steps = {}
+def loaded(step):
+    steps[step] = sorted(name for name in ("huey", "redis") if name in sys.modules)
+assert wsgi.app.test_cli_runner().invoke(args=["db", "upgrade"]).exit_code == 0
+client = wsgi.app.test_client()
+assert client.get("/health").status_code == 200
+assert client.get("/sites").status_code == 200
+loaded("read")
+if sys.argv[1] == "enqueue":
+    wsgi.app.extensions["bulk_queue"].huey  # what J1's enqueue builds first
+    loaded("enqueue")
+print(json.dumps(steps))
+"""
+
+
+def probe(tmp_path, step, **env):
+    environment = {key: value for key, value in os.environ.items() if key not in {s.name for s in SETTINGS}}
+    environment.update(DATABASE_URL=f"sqlite:///{tmp_path}/worker.db", **env)
+    result = subprocess.run([sys.executable, "-c", PROBE, step], cwd=ROOT, env=environment, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def test_a_worker_that_reads_holds_neither_the_queue_nor_redis_until_it_enqueues(tmp_path):
+    assert probe(tmp_path, "enqueue") == {"read": [], "enqueue": ["huey", "redis"]}
+
+
+def test_counts_kept_in_redis_load_redis_at_start(tmp_path):
+    assert probe(tmp_path, "read", RATELIMIT_STORAGE_URI="redis://127.0.0.1:6379/15") == {"read": ["redis"]}
