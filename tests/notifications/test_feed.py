@@ -4,9 +4,12 @@ import random
 import threading
 import time
 
+import pytest
+
 from app.db import connection, write_transaction
 from app.services.history.record import CREATE, who, write_records
 from app.services.history.scope import OPERATOR, Actor, ChangeScope
+from tests.helpers import pg_admin
 from tests.notifications.conftest import AUTH, add_vehicle
 
 WRITERS, WRITES = 4, 20
@@ -77,6 +80,22 @@ def test_the_feed_is_oldest_first_with_item_ids_and_only_the_users_items(app, cl
     add_vehicle(client, "MLA100", "MLA90004")
     later = _first_page(client, {"after": body["next_after"]})
     assert [r["product_id"] for r in later["results"]] == ["MLA90004"]
+
+
+def test_postgresql_shows_a_change_once_the_older_transactions_of_the_server_end(client, database_url):
+    if database_url.startswith("sqlite"):
+        pytest.skip("SQLite: one writer at a time, the order is commit order")
+    other = pg_admin()  # a connection to another database of the same server
+    try:
+        other.execute("BEGIN")
+        other.execute("SELECT pg_current_xact_id()")  # a transaction id older than the change's
+        add_vehicle(client, "MLA100", "MLA90001")
+        page = client.get("/users/1001/compatibilities/changes", headers=AUTH).get_json()
+        assert (page["results"], page["next_after"]) == ([], "0.0")
+        other.execute("COMMIT")
+        assert [r["product_id"] for r in _first_page(client, {})["results"]] == ["MLA90001"]
+    finally:
+        other.close()
 
 
 def _first_page(client, query, count=1):
