@@ -82,18 +82,23 @@ def test_the_feed_is_oldest_first_with_item_ids_and_only_the_users_items(app, cl
     assert [r["product_id"] for r in later["results"]] == ["MLA90004"]
 
 
-def test_postgresql_shows_a_change_once_the_older_transactions_of_the_server_end(client, database_url):
+def test_postgresql_shows_a_change_once_the_older_writing_transactions_of_the_server_end(client, database_url):
     if database_url.startswith("sqlite"):
         pytest.skip("SQLite: one writer at a time, the order is commit order")
     other = pg_admin()  # a connection to another database of the same server
     try:
         other.execute("BEGIN")
-        other.execute("SELECT pg_current_xact_id()")  # a transaction id older than the change's
+        other.execute("SELECT 1")  # open, but it has written nothing: no transaction id, nothing held back
         add_vehicle(client, "MLA100", "MLA90001")
-        page = client.get("/users/1001/compatibilities/changes", headers=AUTH).get_json()
-        assert (page["results"], page["next_after"]) == ([], "0.0")
+        first = _first_page(client, {})
+        assert [r["product_id"] for r in first["results"]] == ["MLA90001"]
+        other.execute("SELECT pg_current_xact_id()")  # now a transaction id older than the next change's
+        add_vehicle(client, "MLA100", "MLA90002")
+        after = {"after": first["next_after"]}
+        page = client.get("/users/1001/compatibilities/changes", query_string=after, headers=AUTH).get_json()
+        assert (page["results"], page["next_after"]) == ([], first["next_after"])
         other.execute("COMMIT")
-        assert [r["product_id"] for r in _first_page(client, {})["results"]] == ["MLA90001"]
+        assert [r["product_id"] for r in _first_page(client, after)["results"]] == ["MLA90002"]
     finally:
         other.close()
 

@@ -9,8 +9,8 @@ a page holds only records whose transaction is older than every transaction stil
 (xid < pg_snapshot_xmin of the reading statement's snapshot): all of those have ended, so every one
 that committed is visible in that same snapshot. The cursor is (xid, id), and any record that becomes
 visible later belongs to a transaction at or above that xmin, so it sorts after every record already
-read: no gap and no repeat. The price: a page waits for the oldest running transaction to end, and
-xids and snapshots are the server's, so that is another database's too.
+read: no gap and no repeat. The price: a page waits for the oldest running transaction that has an xid
+(one that writes) to end, and xids and snapshots are the server's, so that is another database's too.
 
 The order is by transaction id, not commit order: a transaction that took its id first (an import
 locking its items one by one, a bulk job's batch) sorts first even when it changed an item after a
