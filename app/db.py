@@ -240,7 +240,9 @@ def _with_timeouts(params, settings):
     the items' recount after an import's chunk (a correlated subquery's cost) longer than it ran."""
     params.setdefault("connect_timeout", settings["DB_CONNECT_TIMEOUT_S"])
     params["options"] = (f"-c statement_timeout={settings['DB_STATEMENT_TIMEOUT_MS']} "
-                         f"-c lock_timeout={settings['DB_LOCK_TIMEOUT_MS']} -c jit=off "
+                         f"-c lock_timeout={settings['DB_LOCK_TIMEOUT_MS']} "
+                         f"-c idle_in_transaction_session_timeout={settings['DB_IDLE_IN_TRANSACTION_TIMEOUT_MS']} "
+                         "-c jit=off "
                          + params.get("options", "")).strip()
     return params
 
@@ -353,14 +355,15 @@ def is_postgres():
 def connection():
     """Open a connection for a CLI command or a test, reusing one that is open.
 
-    A connection it opens runs without the API's statement and lock timeouts (PostgreSQL): an
+    A connection it opens runs without the API's statement, lock and idle timeouts (PostgreSQL): an
     import, a migration or a purge may rightly take minutes, and is stopped with Ctrl-C instead.
     They are restored before the connection goes back to the pool."""
     opened = db.is_closed()
     if opened:
         db.connect()
         if is_postgres():
-            db.execute_sql("SET statement_timeout = 0; SET lock_timeout = 0")
+            db.execute_sql("SET statement_timeout = 0; SET lock_timeout = 0; "
+                           "SET idle_in_transaction_session_timeout = 0")
             if hasattr(db.obj, "set_deadline"):
                 db.obj.set_deadline(None)
     try:
@@ -374,7 +377,7 @@ def _close_restoring_timeouts():
     if is_postgres():
         try:
             # RESET: back to the values the connection was opened with (make_database's options).
-            db.execute_sql("RESET statement_timeout; RESET lock_timeout")
+            db.execute_sql("RESET statement_timeout; RESET lock_timeout; RESET idle_in_transaction_session_timeout")
             if hasattr(db.obj, "reset_deadline"):
                 db.obj.reset_deadline()
         except Exception:  # a broken connection: dropped here, never pooled

@@ -28,6 +28,7 @@ pytestmark = pytest.mark.skipif("postgresql" not in BACKENDS, reason="PostgreSQL
 
 HEADERS = bearer(TOKENS[SELLER])
 ADD = {"products": [{"id": "MLA90001", "creation_source": "DEFAULT"}]}
+ADD_OTHER = {"products": [{"id": "MLA90002", "creation_source": "DEFAULT"}]}
 # A fault must be answered well within this; without the timeouts these requests waited for as
 # long as the lock was held (70 s in the incident), past gunicorn's 30 s worker timeout.
 BOUND_S = 3
@@ -127,6 +128,41 @@ def test_backend_terminated_mid_write_answers_503_writes_nothing_and_leaks_no_co
     killer.close()
 
 
+def test_a_request_frozen_in_its_transaction_is_ended_by_the_server_and_frees_its_item(pg_url, monkeypatch):
+    """A worker that froze or lost the network mid-write holds its item's lock, and N4's pages,
+    until the server ends its transaction: DB_IDLE_IN_TRANSACTION_TIMEOUT_MS later, not when the
+    connection dies. A write to the same item waits for that, not for its own lock timeout."""
+    app = make_app(pg_url, DB_IDLE_IN_TRANSACTION_TIMEOUT_MS=300, DB_LOCK_TIMEOUT_MS=BOUND_S * 2000)
+    client = app.test_client()
+    holding, release = threading.Event(), threading.Event()
+    refresh = writes.refresh_items
+
+    def refresh_then_freeze(item_ids):
+        refresh(item_ids)
+        if threading.current_thread() is frozen:
+            holding.set()
+            release.wait(BOUND_S * 2)
+
+    monkeypatch.setattr(writes, "refresh_items", refresh_then_freeze)
+    answers = []
+    frozen = threading.Thread(target=lambda: answers.append(timed(
+        lambda: client.post("/items/MLA102/compatibilities", json=ADD, headers=HEADERS))))
+    frozen.start()
+    assert holding.wait(BOUND_S)
+    second, elapsed = timed(lambda: client.post("/items/MLA102/compatibilities", json=ADD_OTHER, headers=HEADERS))
+    release.set()
+    frozen.join(BOUND_S * 2)
+    monkeypatch.undo()
+    assert second.status_code == 200, second.get_json()
+    assert elapsed < BOUND_S, elapsed  # the server ended the frozen transaction, well before the lock timeout
+    assert_unavailable(*answers[0])  # the frozen request, when it woke, found its transaction ended
+    listed = client.get("/items/MLA102/compatibilities", headers=HEADERS).get_json()["products"]
+    assert [p["catalog_product_id"] for p in listed] == [ADD_OTHER["products"][0]["id"]]  # nothing of the frozen one
+    backends = app_backends(pg_url, -1)
+    assert backends and {state for _, state in backends} == {"idle"}
+    assert len(backends) == len(db.obj._connections) and not db.obj._in_use
+
+
 @pytest.mark.parametrize("settings", [
     {"DB_LOCK_TIMEOUT_MS": 300},  # the lock wait is cut by lock_timeout
     {"DB_LOCK_TIMEOUT_MS": 0, "DB_STATEMENT_TIMEOUT_MS": 300},  # or, without it, by statement_timeout
@@ -186,15 +222,17 @@ def test_write_waiting_on_a_locked_child_table_answers_503(pg_url):
 def test_operator_commands_run_without_the_api_timeouts(pg_url):
     """An import or a migration may rightly run longer than a request may; `connection()` (every
     CLI command's) lifts the timeouts and restores them before pooling the connection."""
-    app = make_app(pg_url, DB_STATEMENT_TIMEOUT_MS=200, DB_LOCK_TIMEOUT_MS=100)
+    app = make_app(pg_url, DB_STATEMENT_TIMEOUT_MS=200, DB_LOCK_TIMEOUT_MS=100, DB_IDLE_IN_TRANSACTION_TIMEOUT_MS=150)
     with app.app_context():
         with connection():
             db.execute_sql("SELECT pg_sleep(0.4)")  # twice the API's statement timeout
             assert db.execute_sql("SHOW lock_timeout").fetchone() == ("0",)
+            assert db.execute_sql("SHOW idle_in_transaction_session_timeout").fetchone() == ("0",)
         db.connect()
         try:
             assert db.execute_sql("SHOW statement_timeout").fetchone() == ("200ms",)
             assert db.execute_sql("SHOW lock_timeout").fetchone() == ("100ms",)
+            assert db.execute_sql("SHOW idle_in_transaction_session_timeout").fetchone() == ("150ms",)
         finally:
             db.close()
     assert len(db.obj._connections) == 1  # the same connection, pooled again
