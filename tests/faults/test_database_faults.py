@@ -90,24 +90,33 @@ def timed(call):
     return response, time.monotonic() - started
 
 
-def test_backend_terminated_mid_write_answers_503_writes_nothing_and_leaks_no_connection(pg_url, monkeypatch):
-    app = make_app(pg_url)
-    client = app.test_client()
-    assert client.get("/items/MLA101", headers=HEADERS).status_code == 200
+def frozen_write(monkeypatch, client, item_id, hold_s):
+    """A write of ADD to `item_id`, in a thread of its own, frozen after its last statement and before
+    its COMMIT (its backend idle in transaction) until `release` is set or `hold_s` pass: (thread,
+    its [(response, seconds)] once it answers, release)."""
     holding, release = threading.Event(), threading.Event()
     refresh = writes.refresh_items
 
     def refresh_then_hold(item_ids):
         refresh(item_ids)
-        holding.set()
-        release.wait(BOUND_S)
+        if threading.current_thread() is writer:
+            holding.set()
+            release.wait(hold_s)
 
     monkeypatch.setattr(writes, "refresh_items", refresh_then_hold)
     answers = []
     writer = threading.Thread(target=lambda: answers.append(timed(
-        lambda: client.post("/items/MLA103/compatibilities", json=ADD, headers=HEADERS))))
+        lambda: client.post(f"/items/{item_id}/compatibilities", json=ADD, headers=HEADERS))))
     writer.start()
     assert holding.wait(BOUND_S)
+    return writer, answers, release
+
+
+def test_backend_terminated_mid_write_answers_503_writes_nothing_and_leaks_no_connection(pg_url, monkeypatch):
+    app = make_app(pg_url)
+    client = app.test_client()
+    assert client.get("/items/MLA101", headers=HEADERS).status_code == 200
+    writer, answers, release = frozen_write(monkeypatch, client, "MLA103", BOUND_S)
     killer = admin(PG_ADMIN_URL)
     with killer.cursor() as cur:
         cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
@@ -134,21 +143,7 @@ def test_a_request_frozen_in_its_transaction_is_ended_by_the_server_and_frees_it
     connection dies. A write to the same item waits for that, not for its own lock timeout."""
     app = make_app(pg_url, DB_IDLE_IN_TRANSACTION_TIMEOUT_MS=300, DB_LOCK_TIMEOUT_MS=BOUND_S * 2000)
     client = app.test_client()
-    holding, release = threading.Event(), threading.Event()
-    refresh = writes.refresh_items
-
-    def refresh_then_freeze(item_ids):
-        refresh(item_ids)
-        if threading.current_thread() is frozen:
-            holding.set()
-            release.wait(BOUND_S * 2)
-
-    monkeypatch.setattr(writes, "refresh_items", refresh_then_freeze)
-    answers = []
-    frozen = threading.Thread(target=lambda: answers.append(timed(
-        lambda: client.post("/items/MLA102/compatibilities", json=ADD, headers=HEADERS))))
-    frozen.start()
-    assert holding.wait(BOUND_S)
+    frozen, answers, release = frozen_write(monkeypatch, client, "MLA102", BOUND_S * 2)
     second, elapsed = timed(lambda: client.post("/items/MLA102/compatibilities", json=ADD_OTHER, headers=HEADERS))
     release.set()
     frozen.join(BOUND_S * 2)
