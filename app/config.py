@@ -279,6 +279,9 @@ SETTINGS = (
          "`$XDG_RUNTIME_DIR` (or `~/.gunicorn`) `/gunicorn-<bind>.ctl`"),
 )
 BY_NAME = {setting.name: setting for setting in SETTINGS}
+# PostgreSQL's timeouts of an API connection, each by its setting, set at connect time (app/db.py).
+SERVER_TIMEOUTS = {"statement_timeout": "DB_STATEMENT_TIMEOUT_MS", "lock_timeout": "DB_LOCK_TIMEOUT_MS",
+                   "idle_in_transaction_session_timeout": "DB_IDLE_IN_TRANSACTION_TIMEOUT_MS"}
 
 
 def load_settings(environ=None, overrides=None):

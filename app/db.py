@@ -11,7 +11,7 @@ from peewee import PostgresqlDatabase, Psycopg3Adapter, Value, _savepoint
 from playhouse import db_url, pool
 from playhouse.pool import PooledSqliteDatabase
 
-from app.config import SettingsError, shown_url
+from app.config import SERVER_TIMEOUTS, SettingsError, shown_url
 from app.db_route import RoutedDatabaseProxy
 
 db = RoutedDatabaseProxy()
@@ -239,11 +239,8 @@ def _with_timeouts(params, settings):
     runs without them (options in the URL come last and win). JIT off: PostgreSQL compiled the plan of
     the items' recount after an import's chunk (a correlated subquery's cost) longer than it ran."""
     params.setdefault("connect_timeout", settings["DB_CONNECT_TIMEOUT_S"])
-    params["options"] = (f"-c statement_timeout={settings['DB_STATEMENT_TIMEOUT_MS']} "
-                         f"-c lock_timeout={settings['DB_LOCK_TIMEOUT_MS']} "
-                         f"-c idle_in_transaction_session_timeout={settings['DB_IDLE_IN_TRANSACTION_TIMEOUT_MS']} "
-                         "-c jit=off "
-                         + params.get("options", "")).strip()
+    timeouts = "".join(f"-c {name}={settings[setting]} " for name, setting in SERVER_TIMEOUTS.items())
+    params["options"] = (timeouts + "-c jit=off " + params.get("options", "")).strip()
     return params
 
 
@@ -362,8 +359,7 @@ def connection():
     if opened:
         db.connect()
         if is_postgres():
-            db.execute_sql("SET statement_timeout = 0; SET lock_timeout = 0; "
-                           "SET idle_in_transaction_session_timeout = 0")
+            db.execute_sql("; ".join(f"SET {name} = 0" for name in SERVER_TIMEOUTS))
             if hasattr(db.obj, "set_deadline"):
                 db.obj.set_deadline(None)
     try:
@@ -377,7 +373,7 @@ def _close_restoring_timeouts():
     if is_postgres():
         try:
             # RESET: back to the values the connection was opened with (make_database's options).
-            db.execute_sql("RESET statement_timeout; RESET lock_timeout; RESET idle_in_transaction_session_timeout")
+            db.execute_sql("; ".join(f"RESET {name}" for name in SERVER_TIMEOUTS))
             if hasattr(db.obj, "reset_deadline"):
                 db.obj.reset_deadline()
         except Exception:  # a broken connection: dropped here, never pooled
