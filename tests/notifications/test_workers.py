@@ -26,7 +26,9 @@ def _wait(condition, seconds=30):
 def test_a_worker_killed_before_delivering_loses_nothing(app, client, subscribe, receiver, run_db):
     subscribe(receiver.url)
     add_vehicle(client)  # committed, no worker running: the outbox holds it
-    first = Worker(app, NOTIFY_ALLOW_PRIVATE="true")
+    # Its delivery timeout far past the receiver's delay: killed while it waits, whatever the load of the
+    # host (with the default 500 ms it recorded its failed attempt when the kill came late).
+    first = Worker(app, NOTIFY_ALLOW_PRIVATE="true", NOTIFY_TIMEOUT_MS="30000")
     try:
         receiver.delay_s = 5  # the first worker waits on its answer...
         first.wait_ready()
