@@ -349,17 +349,17 @@ def is_postgres():
 
 
 @contextmanager
-def connection():
+def connection(keep=()):
     """Open a connection for a CLI command or a test, reusing one that is open.
 
-    A connection it opens runs without the API's statement, lock and idle timeouts (PostgreSQL): an
-    import, a migration or a purge may rightly take minutes, and is stopped with Ctrl-C instead.
-    They are restored before the connection goes back to the pool."""
+    A connection it opens runs without the API's statement, lock and idle timeouts (PostgreSQL) but
+    those `keep` names: an import, a migration or a purge may rightly take minutes, and is stopped
+    with Ctrl-C instead. They are restored before the connection goes back to the pool."""
     opened = db.is_closed()
     if opened:
         db.connect()
         if is_postgres():
-            db.execute_sql("; ".join(f"SET {name} = 0" for name in SERVER_TIMEOUTS))
+            db.execute_sql("; ".join(f"SET {name} = 0" for name in SERVER_TIMEOUTS if name not in keep))
             if hasattr(db.obj, "set_deadline"):
                 db.obj.set_deadline(None)
     try:

@@ -99,7 +99,9 @@ class JobQueue:
         self._run(job_id)
 
     def _run_job(self, job_id):
-        with connection():
+        # A job's batches hold their items' locks, and on PostgreSQL N4's pages, as a request's write
+        # does: a consumer frozen mid-batch has its transaction ended by the server as a request would.
+        with connection(keep=("idle_in_transaction_session_timeout",)):
             work_on_job(job_id, self.limits, self.settings["BULK_SLICE_S"], lambda: self.enqueue(job_id),
                         batch_s=self.settings["BULK_BATCH_MS"] / 1000, reads=self._catalog_reads())
 
