@@ -194,6 +194,7 @@ SETTINGS = (
     Setting("DB_LOCK_TIMEOUT_MS", Whole(), 5000, "PostgreSQL: longest wait of a request for a lock (0: none)"),
     # A transaction whose worker froze or lost the network mid-request holds its item's lock, and on
     # PostgreSQL holds back N4's every page (app/services/notifications/feed.py), until the server ends it.
+    # The bulk workers keep this one (app/services/bulk/queue.py).
     Setting("DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", Whole(), 10000,
             "PostgreSQL: longest a request's open transaction may wait between statements (0: none)"),
     Setting("DB_CONNECT_TIMEOUT_S", Whole(1), 5, "PostgreSQL: longest wait for a connection"),
