@@ -5,6 +5,8 @@ Test modules import from here, never from conftest.
 import atexit
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import uuid
 from contextlib import contextmanager
@@ -13,6 +15,7 @@ import psycopg
 import pytest
 
 from app import create_app
+from app.config import SETTINGS
 from app.db import connection, db
 from app.migrations import create_schema
 from app.models import ALL_MODELS
@@ -217,3 +220,13 @@ def accept_until_closed(listener, handle):
         except OSError:
             return
         handle(connection)
+
+
+def python_with_settings(args, **env):
+    """`python ARGS` in the project's folder, with none of the service's settings from this environment
+    but `env`: what a fresh shell with only those set would run."""
+    environment = {key: value for key, value in os.environ.items() if key not in {s.name for s in SETTINGS}}
+    environment.update(env)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return subprocess.run([sys.executable, *args], cwd=root, env=environment, capture_output=True, text=True,
+                          timeout=60)

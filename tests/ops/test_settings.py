@@ -1,14 +1,9 @@
 """Settings (issue 31): one declared table, every value parsed at start, and a bad one stops the start
 with one line naming the variable, the value and what is accepted; a typo never switches a protection off."""
-import os
-import subprocess
-import sys
-
 import pytest
 
 from app.config import SETTINGS, SettingsError, gunicorn_bind, load_settings
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.helpers import python_with_settings
 
 
 @pytest.mark.parametrize("name, raw, accepted", [
@@ -83,13 +78,6 @@ def test_every_setting_says_what_it_means_and_what_it_accepts():
     assert gunicorn_bind({"PORT": "9001"}) == "127.0.0.1:9001"
 
 
-def run(args, **env):
-    environment = {key: value for key, value in os.environ.items() if key not in {s.name for s in SETTINGS}}
-    environment.update(env)
-    return subprocess.run([sys.executable, *args], cwd=ROOT, env=environment, capture_output=True, text=True,
-                          timeout=60)
-
-
 BAD = {"AUTH_FAILURES_PER_CLIENT": "lots", "RATELIMIT_ENABLED": "maybe", "DB_MAX_CONNECTIONS": "abc"}
 EXPECTED = [
     "error: DB_MAX_CONNECTIONS='abc' is not accepted: expected a whole number from 1 (default: 8)",
@@ -101,18 +89,19 @@ EXPECTED = [
 
 
 def test_flask_commands_stop_with_one_line_per_bad_setting(tmp_path):
-    result = run(["-m", "flask", "--app", "wsgi", "db", "status"], DATABASE_URL=f"sqlite:///{tmp_path}/x.db", **BAD)
+    result = python_with_settings(["-m", "flask", "--app", "wsgi", "db", "status"],
+                                  DATABASE_URL=f"sqlite:///{tmp_path}/x.db", **BAD)
     assert (result.returncode, result.stderr.splitlines(), result.stdout) == (78, EXPECTED, "")
 
 
 def test_gunicorn_stops_before_it_starts(tmp_path):
-    result = run(["-m", "gunicorn", "-c", "python:app.gunicorn_conf", "wsgi:app"],
+    result = python_with_settings(["-m", "gunicorn", "-c", "python:app.gunicorn_conf", "wsgi:app"],
                  DATABASE_URL=f"sqlite:///{tmp_path}/x.db", **BAD)
     assert (result.returncode, result.stderr.splitlines()) == (78, EXPECTED)
 
 
 def test_app_serve_names_web_concurrency_which_gunicorn_reads_before_any_configuration(tmp_path):
-    result = run(["-m", "app.serve"], WEB_CONCURRENCY="x", MAX_CONTENT_LENGTH="1MB")
+    result = python_with_settings(["-m", "app.serve"], WEB_CONCURRENCY="x", MAX_CONTENT_LENGTH="1MB")
     assert result.returncode == 78
     assert result.stderr.splitlines() == [
         "error: MAX_CONTENT_LENGTH='1MB' is not accepted: expected a whole number from 1 (default: 1048576 (1 MiB))",

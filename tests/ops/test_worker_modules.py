@@ -2,13 +2,8 @@
 redis-py whatever its storage, and redis-py itself are loaded by the process that first uses them,
 not by every worker at start."""
 import json
-import os
-import subprocess
-import sys
 
-from app.config import SETTINGS
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.helpers import python_with_settings
 
 PROBE = """
 import json, sys
@@ -29,10 +24,7 @@ print(json.dumps(steps))
 
 
 def probe(tmp_path, step, **env):
-    environment = {key: value for key, value in os.environ.items() if key not in {s.name for s in SETTINGS}}
-    environment.update(DATABASE_URL=f"sqlite:///{tmp_path}/worker.db", **env)
-    result = subprocess.run([sys.executable, "-c", PROBE, step], cwd=ROOT, env=environment, capture_output=True,
-                            text=True, timeout=60)
+    result = python_with_settings(["-c", PROBE, step], DATABASE_URL=f"sqlite:///{tmp_path}/worker.db", **env)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.splitlines()[-1])
 
