@@ -74,10 +74,10 @@ def match_vehicles(domains, known):
     for domain_id in eligible:
         sized = narrowed(sized_from(known, [row[1:] for row in sizes if row[0] == domain_id]),
                          [row[1:] for row in pairs if row[0] == domain_id])
-        if sized is None or sized[0].total == 0:  # the stored counts show that no product matches
+        if sized is None:  # the stored pair counts show that no product matches
             continue
         matching = finder_queries.Matching(domain_id, sized[0], sized[1:])
-        count = stored_total(sized)
+        count = stored_total(sized)  # 0 when a known value has no product
         if count is None:
             count = finder_queries.count(matching)
         if count:
