@@ -123,3 +123,17 @@ def add_vehicle(client, item_id="MLA100", product_id="MLA90001", headers=AUTH):
                            headers=headers)
     assert response.status_code in (200, 201), response.get_json()
     return response
+
+
+def feed_page(client, query, count=1):
+    """N4's page at `query` for the seller, once it holds `count` changes (0: at once), within a few
+    seconds: on PostgreSQL a change shows once the older writing transactions of the server have
+    ended, another test database's too (tests/notifications/test_feed.py)."""
+    deadline = time.monotonic() + 30
+    while True:
+        response = client.get("/users/1001/compatibilities/changes", query_string=query, headers=AUTH)
+        assert response.status_code == 200, response.get_json()
+        body = response.get_json()
+        if len(body["results"]) >= count or time.monotonic() > deadline:
+            return body
+        time.sleep(0.05)

@@ -10,7 +10,7 @@ from app.db import connection, write_transaction
 from app.services.history.record import CREATE, who, write_records
 from app.services.history.scope import OPERATOR, Actor, ChangeScope
 from tests.helpers import pg_admin
-from tests.notifications.conftest import AUTH, add_vehicle
+from tests.notifications.conftest import AUTH, add_vehicle, feed_page
 
 WRITERS, WRITES = 4, 20
 ITEMS = ["MLA100", "MLA101", "MLA102", "MLA103"]
@@ -71,14 +71,13 @@ def test_the_feed_is_oldest_first_with_item_ids_and_only_the_users_items(app, cl
     add_vehicle(client, "MLA100", "MLA90001")
     add_vehicle(client, "MLA101", "MLA90002")
     add_vehicle(client, "MLA200", "MLA90003", headers={"Authorization": "Bearer TEST-1002-other"})
-    body = _first_page(client, {}, 2)
+    body = feed_page(client, {}, 2)
     assert [(r["item_id"], r["product_id"], r["action"]) for r in body["results"]] == [
         ("MLA100", "MLA90001", "CREATE"), ("MLA101", "MLA90002", "CREATE")]
-    again = client.get("/users/1001/compatibilities/changes", query_string={"after": body["next_after"]},
-                       headers=AUTH).get_json()
+    again = feed_page(client, {"after": body["next_after"]}, 0)
     assert again["results"] == [] and again["next_after"] == body["next_after"]
     add_vehicle(client, "MLA100", "MLA90004")
-    later = _first_page(client, {"after": body["next_after"]})
+    later = feed_page(client, {"after": body["next_after"]})
     assert [r["product_id"] for r in later["results"]] == ["MLA90004"]
 
 
@@ -90,25 +89,14 @@ def test_postgresql_shows_a_change_once_the_older_writing_transactions_of_the_se
         other.execute("BEGIN")
         other.execute("SELECT 1")  # open, but it has written nothing: no transaction id, nothing held back
         add_vehicle(client, "MLA100", "MLA90001")
-        first = _first_page(client, {})
+        first = feed_page(client, {})
         assert [r["product_id"] for r in first["results"]] == ["MLA90001"]
         other.execute("SELECT pg_current_xact_id()")  # now a transaction id older than the next change's
         add_vehicle(client, "MLA100", "MLA90002")
         after = {"after": first["next_after"]}
-        page = client.get("/users/1001/compatibilities/changes", query_string=after, headers=AUTH).get_json()
+        page = feed_page(client, after, 0)
         assert (page["results"], page["next_after"]) == ([], first["next_after"])
         other.execute("COMMIT")
-        assert [r["product_id"] for r in _first_page(client, after)["results"]] == ["MLA90002"]
+        assert [r["product_id"] for r in feed_page(client, after)["results"]] == ["MLA90002"]
     finally:
         other.close()
-
-
-def _first_page(client, query, count=1):
-    """The first page that holds `count` changes (see the reader above: a transaction of another
-    test's database that is still open may hold back the later of two), within a few seconds."""
-    deadline = time.monotonic() + 30
-    while True:
-        body = client.get("/users/1001/compatibilities/changes", query_string=query, headers=AUTH).get_json()
-        if len(body["results"]) >= count or time.monotonic() > deadline:
-            return body
-        time.sleep(0.05)

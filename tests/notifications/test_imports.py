@@ -1,24 +1,13 @@
 """Imports notify only what they change: re-importing an unchanged bundle (claims, compatibilities,
 moderated notes) writes no outbox event and no change for N4; a claim the import adds does."""
-import time
-
 from app.models import NotificationEvent
 from app.services.bundle import import_bundle
 from tests.bundle_data import full_bundle
-from tests.notifications.conftest import AUTH
+from tests.notifications.conftest import feed_page
 
 
-def _feed(client, waited=False):
-    """The feed's first page; `waited`: once it is not empty. On PostgreSQL a change shows once every
-    older transaction of the server has ended, another test database's too (tests/notifications/test_feed.py)."""
-    deadline = time.monotonic() + 30
-    while True:
-        response = client.get("/users/1001/compatibilities/changes?limit=200", headers=AUTH)
-        assert response.status_code == 200, response.get_json()
-        results = response.get_json()["results"]
-        if results or not waited or time.monotonic() > deadline:
-            return results
-        time.sleep(0.05)
+def _feed(client, count=0):
+    return feed_page(client, {"limit": 200}, count)["results"]
 
 
 def _events(run_db):
@@ -31,7 +20,7 @@ def test_reimporting_an_unchanged_bundle_notifies_nobody(app, client, run_db, pu
     run_db(import_bundle, full_bundle())
     assert _events(run_db)  # the first import changed the items of its claims and compatibilities
     pump()
-    first_feed, delivered = _feed(client, waited=True), len(receiver.received)
+    first_feed, delivered = _feed(client, 1), len(receiver.received)
     assert delivered
     run_db(import_bundle, full_bundle())
     assert _events(run_db) == []
