@@ -7,8 +7,7 @@ import pytest
 from app.config import SettingsError, load_settings
 from app.http.current import view_declaration
 from app.replicas import PROBE_INTERVAL_S, RETRY_AFTER_FAILURE_S, WARNING_INTERVAL_S, Replica, ReplicaSet
-from tests.helpers import make_app
-from tests.ops.test_settings import run
+from tests.helpers import make_app, python_with_settings
 
 # The public reads of issue 34 (buyer search, check, finder, size-chart catalog reads, domain dumps, the
 # predictor, sites and currencies). Chart search (25) and a chart by id stay on the primary: they return
@@ -60,8 +59,8 @@ def test_replicas_of_a_sqlite_database_are_refused(database_url):
 
 
 def test_the_service_does_not_start_with_replicas_of_sqlite(tmp_path):
-    result = run(["-m", "flask", "--app", "wsgi", "db", "status"], DATABASE_URL=f"sqlite:///{tmp_path}/x.db",
-                 DATABASE_REPLICA_URLS="postgresql://standby/db")
+    result = python_with_settings(["-m", "flask", "--app", "wsgi", "db", "status"],
+                                  DATABASE_URL=f"sqlite:///{tmp_path}/x.db", DATABASE_REPLICA_URLS="postgresql://standby/db")
     assert result.returncode == 78 and result.stderr.splitlines() == [
         f"error: DATABASE_REPLICA_URLS is set but DATABASE_URL='sqlite:///{tmp_path}/x.db' is not PostgreSQL: "
         "replicas are hot standbys of a PostgreSQL primary"], result.stderr
