@@ -151,6 +151,12 @@ def worker_rss_mb(master_pid):
     return sizes
 
 
+def workers_booted(folder):
+    """How many workers gunicorn has started so far (its log's "Booting worker" lines)."""
+    with open(os.path.join(folder, "gunicorn.log")) as f:
+        return sum("Booting worker" in line for line in f)
+
+
 def measure(port, scenario, duration, connections, folder):
     """Probe once (status and body checked), warm up, then load for `duration` seconds."""
     if scenario.prepare is not None:
@@ -163,6 +169,7 @@ def measure(port, scenario, duration, connections, folder):
             tail = "".join(f.readlines()[-30:])
         raise SystemExit(f"{tail}\n{scenario.name}: {method} {path} {problem}")
     pool = scenario.requests[1:] if scenario.unique else scenario.requests
+    booted = workers_booted(folder)
     run = loadgen.run_wrk if GENERATOR["use_wrk"] else loadgen.run_python
     if not scenario.unique:
         run(port, pool, scenario.token, 1, connections[0])
@@ -176,6 +183,9 @@ def measure(port, scenario, duration, connections, folder):
     used = latency["requests"] + throughput["requests"]
     if scenario.unique and used > len(pool):
         scenario.notes.append(f"write pool of {len(pool)} wrapped: later requests added nothing")
+    replaced = workers_booted(folder) - booted
+    if replaced:
+        scenario.notes.append(f"{replaced} worker(s) replaced during the row (GUNICORN_MAX_REQUESTS)")
     return {**latency, "rps": throughput["rps"], "errors": latency["errors"] + throughput["errors"]}
 
 
