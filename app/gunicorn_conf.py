@@ -10,6 +10,7 @@ import os
 import re
 
 from app.config import gunicorn_bind, load_settings
+from app.deploy.allocator import fix_malloc_thresholds
 from app.readiness import check_schema_at_start, exit_on_bad_settings
 
 with exit_on_bad_settings():
@@ -41,6 +42,9 @@ access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms rid=%({x-request-id}o)s'
 logger_class = "app.logs.GunicornLogger"
 # No preload: each worker builds the app and opens its own database connections after the fork.
 preload_app = False
+# In the master, which reads this file: every worker it forks starts with the same malloc
+# thresholds (app/deploy/allocator.py says why). Not a gunicorn setting, which gunicorn ignores.
+malloc_thresholds_fixed = fix_malloc_thresholds()
 
 
 def on_starting(server):
