@@ -9,10 +9,10 @@ from app.deploy.allocator import operator_tuned
 from tests.helpers import python_with_settings
 
 try:
-    HAS_MALLOPT = hasattr(ctypes.CDLL(None), "mallopt")
+    HAS_GLIBC = hasattr(ctypes.CDLL(None), "gnu_get_libc_version")
 except OSError:
-    HAS_MALLOPT = False
-pytestmark = pytest.mark.skipif(not HAS_MALLOPT, reason="no C library with mallopt (glibc)")
+    HAS_GLIBC = False
+pytestmark = pytest.mark.skipif(not HAS_GLIBC, reason="the thresholds are glibc malloc's")
 
 UNTUNED = {"GLIBC_TUNABLES": "", "SCHEMA_CHECK": "warn"}
 # A megabyte in blocks malloc serves itself (above Python's small-object allocator), freed at once,
