@@ -55,10 +55,13 @@ class SiteModel:
 
     def finish(self):
         self.totals = {d: sum(c.values()) for d, c in self.weights.items()}
-        self.postings = defaultdict(set)
+        postings = defaultdict(list)
         for domain_id, counter in self.weights.items():
             for feature in counter:
-                self.postings[feature].add(domain_id)
+                postings[feature].append(domain_id)
+        # Tuples: every worker holds its sites' models, and most features are one domain's, for which
+        # a set costs several times a tuple.
+        self.postings = {feature: tuple(domain_ids) for feature, domain_ids in postings.items()}
         self.vocabulary = max(len(self.postings), 1)
         count = max(len(self.weights), 1)
         self.idf = {f: math.log((count + 1) / (len(ds) + 0.5)) for f, ds in self.postings.items()}
