@@ -3,6 +3,7 @@
 Test modules import from here, never from conftest.
 """
 import atexit
+import json
 import os
 import shutil
 import subprocess
@@ -230,3 +231,11 @@ def python_with_settings(args, **env):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     return subprocess.run([sys.executable, *args], cwd=root, env=environment, capture_output=True, text=True,
                           timeout=60)
+
+
+def python_json(args, **env):
+    """What the last line of `python ARGS`'s output holds, as JSON (python_with_settings), the run
+    having succeeded."""
+    result = python_with_settings(args, **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.splitlines()[-1])

@@ -1,12 +1,11 @@
 """A gunicorn worker's malloc thresholds are fixed (app/deploy/allocator.py): a request that
 allocates and frees a megabyte costs no page faults, whatever the worker ran before."""
 import ctypes
-import json
 
 import pytest
 
 from app.deploy.allocator import operator_tuned
-from tests.helpers import python_with_settings
+from tests.helpers import python_json
 
 try:
     HAS_GLIBC = hasattr(ctypes.CDLL(None), "gnu_get_libc_version")
@@ -39,9 +38,7 @@ FIX = LOAD + "assert allocator.fix_malloc_thresholds()\n"
 
 
 def faults(prelude, **env):
-    result = python_with_settings(["-c", prelude + CHURN], **env)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.splitlines()[-1])
+    return python_json(["-c", prelude + CHURN], **env)
 
 
 def test_fixed_thresholds_keep_the_heap_from_shrinking_and_regrowing():
@@ -51,9 +48,8 @@ def test_fixed_thresholds_keep_the_heap_from_shrinking_and_regrowing():
 
 
 def gunicorn_conf_fixed(**env):
-    result = python_with_settings(["-c", "import app.gunicorn_conf as c; print(c.malloc_thresholds_fixed)"], **env)
-    assert result.returncode == 0, result.stderr
-    return result.stdout.split()[-1] == "True"
+    return python_json(["-c", "import json, app.gunicorn_conf as c; print(json.dumps(c.malloc_thresholds_fixed))"],
+                       **env)
 
 
 def test_gunicorn_master_fixes_them_when_it_reads_its_configuration():

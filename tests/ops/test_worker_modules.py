@@ -1,9 +1,7 @@
 """What a web worker holds (issue 34: memory per worker): the task queue's client, huey, which imports
 redis-py whatever its storage, and redis-py itself are loaded by the process that first uses them,
 not by every worker at start."""
-import json
-
-from tests.helpers import python_with_settings
+from tests.helpers import python_json
 
 PROBE = """
 import json, sys
@@ -24,9 +22,7 @@ print(json.dumps(steps))
 
 
 def probe(tmp_path, step, **env):
-    result = python_with_settings(["-c", PROBE, step], DATABASE_URL=f"sqlite:///{tmp_path}/worker.db", **env)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.splitlines()[-1])
+    return python_json(["-c", PROBE, step], DATABASE_URL=f"sqlite:///{tmp_path}/worker.db", **env)
 
 
 def test_a_worker_that_reads_holds_neither_the_queue_nor_redis_until_it_enqueues(tmp_path):
