@@ -47,11 +47,14 @@ class SiteModel:
         self.listings = Counter()  # domain id -> listings learned from
 
     def add(self, domain_id, text, weight, curated=False):
-        counter = self.weights[domain_id]
-        for feature in features(text):
-            counter[feature] += weight
-            if curated:
-                self.lexicon[domain_id].add(feature)
+        counter, found = self.weights[domain_id], features(text)
+        if weight == 1:
+            counter.update(found)  # a title: counted in C, the same sums
+        else:
+            for feature in found:
+                counter[feature] += weight
+        if curated:
+            self.lexicon[domain_id].update(found)
 
     def finish(self):
         self.totals = {d: sum(c.values()) for d, c in self.weights.items()}
@@ -124,8 +127,10 @@ def learn(site_id):
         if category_id is not None:
             chosen[domain_id] = category_id  # the catalog's explicit mapping wins
     usage = Counter()
-    for domain_id, category_id, title in Item.select(Item.domain, Item.category, Item.title).where(
-            Item.site == site_id).tuples().iterator():
+    # The cursor's own rows: the listings are the bulk of the work, and these three columns need no
+    # conversion by peewee.
+    listings = db.execute(Item.select(Item.domain, Item.category, Item.title).where(Item.site == site_id))
+    for domain_id, category_id, title in listings:
         model.add(domain_id, title, WEIGHT_TITLE)
         model.listings[domain_id] += 1
         usage[(domain_id, category_id)] += 1

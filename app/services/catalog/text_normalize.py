@@ -3,6 +3,7 @@
 The category predictor and the chart value matching compare what sellers type ("Zapatillas
 Hombre", "zapatilla hombre", "ZAPATILLAS HOMBRÉ") as the same words.
 """
+import functools
 import re
 import unicodedata
 
@@ -22,7 +23,9 @@ _ES_CONSONANTS = frozenset("rlndzj")
 
 def fold(text):
     """Lower case without accents: "Camisetas Ñandú" -> "camisetas nandu"."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
+    if not text or text.isascii():  # nothing to decompose: most titles, and the predictor reads them all
+        return (text or "").lower()
+    decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
 
 
@@ -33,6 +36,8 @@ def value_key(name):
     return fold(name.strip()) if name is not None else None
 
 
+# A site's vocabulary is small against the words of its titles, which the predictor stems one by one.
+@functools.lru_cache(maxsize=16384)
 def stem(word):
     """The singular-ish form of one folded word; short words and numbers are kept whole."""
     if len(word) <= 3 or word.isdigit():
