@@ -46,3 +46,13 @@ def test_each_row_grows_within_its_target_or_is_a_miss(capsys):
     assert lines[2].startswith("flat") and lines[2].endswith("x1.25  (<= 1.25) PASS")
     assert lines[3].startswith("grows") and lines[3].endswith("x1.30  (<= 1.25) MISS")
     assert lines[4].startswith("lost") and lines[4].endswith("not measured  MISS")
+
+
+def test_memory_is_judged_on_each_workers_largest_reading_replaced_workers_included():
+    rss = {}
+    run.keep_largest(rss, {101: 60.0})  # after the first row
+    run.keep_largest(rss, {101: 58.0, 102: 81.0})  # after the second: 102 started meanwhile
+    run.keep_largest(rss, {102: 70.0, 103: 59.0})  # after the third: 101 was replaced
+    assert rss == {101: 60.0, 102: 81.0, 103: 59.0}
+    assert run.memory_verdict(rss) == "workers: 3 read after each row, 59 to 81 MB resident at most (target <= 80) MISS"
+    assert run.memory_verdict({101: 80.0}).endswith("80 to 80 MB resident at most (target <= 80) PASS")
