@@ -4,7 +4,8 @@ A multinomial naive Bayes over folded, stemmed words and word pairs, learned per
 the domain names, category names, the catalog's domain_discovery terms and the titles of the
 listings already in each domain. It is learned at request time and kept per process, keyed by
 the catalog version the importer bumps (app.models.CatalogVersion): a new import or listing is
-seen on the next request without a rebuild step.
+seen on the next request without a rebuild step. The first process of the machine to learn a model
+writes it to a file that the others read instead of learning it again (model_files.py).
 """
 import math
 import threading
@@ -13,7 +14,7 @@ from collections import Counter, defaultdict
 from app.db import db
 from app.errors import ApiError
 from app.models import Category, Domain, DomainDiscoveryTerm, Item
-from app.services.catalog import queries
+from app.services.catalog import model_files, queries
 from app.services.catalog.text_normalize import domain_name_words, features, tokens
 
 # How much one mention in each source weighs against one listing title.
@@ -55,6 +56,19 @@ class SiteModel:
                 counter[feature] += weight
         if curated:
             self.lexicon[domain_id].update(found)
+
+    def state(self):
+        """What `from_state` rebuilds the model from, in plain dicts, sets and tuples (model_files)."""
+        return ({d: dict(c) for d, c in self.weights.items()}, dict(self.lexicon), self.info, dict(self.listings))
+
+    @classmethod
+    def from_state(cls, state):
+        weights, lexicon, info, listings = state
+        model = cls()
+        model.weights.update((d, Counter(c)) for d, c in weights.items())
+        model.lexicon.update(lexicon)
+        model.info, model.listings = info, Counter(listings)
+        return model.finish()
 
     def finish(self):
         self.totals = {d: sum(c.values()) for d, c in self.weights.items()}
@@ -154,7 +168,13 @@ def site_model(site_id):
     cached = _cache.get(site_id)
     if cached is not None and cached[0] == key:
         return cached[1]
-    model = learn(site_id)
+    version = key[1]
+    state = model_files.load(site_id, version)
+    if state is None:
+        model = learn(site_id)
+        model_files.save(site_id, version, model.state())
+    else:
+        model = SiteModel.from_state(state)
     with _lock:
         _cache[site_id] = (key, model)
     return model
