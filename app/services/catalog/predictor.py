@@ -163,18 +163,24 @@ def learn(site_id):
     return model.finish()
 
 
+def _stored_model(site_id, version):
+    """The model another process learned for this catalog version, or None."""
+    state = model_files.load(site_id, version)
+    try:
+        return None if state is None else SiteModel.from_state(state)
+    except (TypeError, ValueError, AttributeError):  # a file of another layout: learned again
+        return None
+
+
 def site_model(site_id):
     key = _fingerprint(site_id)
     cached = _cache.get(site_id)
     if cached is not None and cached[0] == key:
         return cached[1]
-    version = key[1]
-    state = model_files.load(site_id, version)
-    if state is None:
+    model = _stored_model(site_id, key[1])
+    if model is None:
         model = learn(site_id)
-        model_files.save(site_id, version, model.state())
-    else:
-        model = SiteModel.from_state(state)
+        model_files.save(site_id, key[1], model.state())
     with _lock:
         _cache[site_id] = (key, model)
     return model
