@@ -225,9 +225,11 @@ def pump_once(settings, executor=None, receivers=None):
     receivers = receivers or Receivers()
     with connection():
         events = 0
-        while (taken := fan_out(receivers.rest_ends(utcnow()))):
+        while True:
+            taken = fan_out(receivers.rest_ends(utcnow()))
             events += taken
-        return events, deliver_due(settings, executor, receivers)
+            if taken < BATCH:  # a batch short of full took every event there was
+                return events, deliver_due(settings, executor, receivers)
 
 
 def pending_count():

@@ -6,7 +6,7 @@ import logging
 import threading
 
 from app.db import connection
-from app.services.notifications.pump import pump_once, purge_missed
+from app.services.notifications.pump import BATCH, pump_once, purge_missed
 from app.services.notifications.receivers import Receivers
 
 log = logging.getLogger("app.notifications")
@@ -28,7 +28,10 @@ def register(queue, settings):
 
 
 class NotificationPump:
-    """A daemon thread: a pass, then a pause of NOTIFY_POLL_MS (none when the pass found work)."""
+    """A daemon thread: a pass, then a pause of NOTIFY_POLL_MS; a quarter of it after a pass that found
+    work, none after one that posted a full batch (more may be due). Not none whenever a pass found
+    work: under a steady stream of changes (a bulk job's items) each pass found a few, and the pumps'
+    passes, back to back, took SQLite's one writer from the job's consumers."""
 
     def __init__(self, settings):
         self.settings = settings
@@ -52,5 +55,5 @@ class NotificationPump:
             except Exception:  # the database is away: try again at the next pause
                 log.exception("notifications: a pass failed")
                 events = attempts = 0
-            if not (events or attempts):
-                self._stop.wait(pause)
+            if attempts < BATCH:
+                self._stop.wait(pause / 4 if events or attempts else pause)
