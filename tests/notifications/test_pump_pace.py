@@ -8,7 +8,8 @@ from app.services.notifications import pump, worker
 from app.services.notifications.pump import BATCH
 
 
-def passes_in(monkeypatch, answer, seconds=1.0, pause_ms=200):
+def gaps_between_passes(monkeypatch, answer, seconds=1.0, pause_ms=200):
+    """The seconds between the starts of a pump's passes, each answering `answer`."""
     calls = []
 
     def pump_once(settings, receivers=None):
@@ -19,19 +20,22 @@ def passes_in(monkeypatch, answer, seconds=1.0, pause_ms=200):
     thread = worker.NotificationPump({"NOTIFY_POLL_MS": pause_ms}).start()
     time.sleep(seconds)
     thread.stop()
-    return len(calls)
+    assert len(calls) >= 3
+    return sorted(later - earlier for earlier, later in zip(calls, calls[1:], strict=False))
 
 
 def test_a_pass_that_found_nothing_is_followed_by_the_pause(monkeypatch):
-    assert passes_in(monkeypatch, (0, 0)) <= 6  # one now, then at most one every 200 ms
+    assert gaps_between_passes(monkeypatch, (0, 0))[0] >= 0.19  # NOTIFY_POLL_MS, 200
 
 
 def test_a_pass_that_found_a_few_events_is_followed_by_a_quarter_of_the_pause(monkeypatch):
-    assert 8 < passes_in(monkeypatch, (7, 3)) <= 21  # one now, then at most one every 50 ms
+    gaps = gaps_between_passes(monkeypatch, (7, 3))
+    assert gaps[0] >= 0.045 and gaps[len(gaps) // 2] < 0.15  # a quarter: 50 ms
 
 
 def test_a_pass_that_posted_a_full_batch_is_followed_by_the_next_at_once(monkeypatch):
-    assert passes_in(monkeypatch, (0, BATCH)) > 40
+    gaps = gaps_between_passes(monkeypatch, (0, BATCH))
+    assert gaps[len(gaps) // 2] < 0.01
 
 
 def test_a_pass_turns_events_into_notifications_until_a_batch_short_of_full(app, monkeypatch):
