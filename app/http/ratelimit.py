@@ -14,7 +14,6 @@ import hashlib
 import logging
 import re
 import threading
-import time
 
 from flask import current_app, g, request
 from flask_limiter import Limiter, RateLimitExceeded
@@ -24,13 +23,13 @@ from limits.storage import MemoryStorage, RedisStorage
 from app.errors import ApiError
 from app.http.auth import bearer_token, presented_client_id
 from app.http.current import current_g
+from app.log_throttle import Throttle
 
 SAFE_KEY = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 log = logging.getLogger("app.ratelimit")
 
 FAIL_MODES = ("open", "closed")
-WARNING_INTERVAL_S = 60
 REDIS_SCHEMES = ("redis://", "rediss://", "redis+unix://")
 # The scope of the counts of failed client authentications (client_authentication_limits).
 FAILURE_SCOPE = "oauth_failures_"
@@ -49,23 +48,6 @@ def rate_limit_key():
     if token:
         return "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
     return "addr:" + (request.remote_addr or "-")
-
-
-class Throttle:
-    """True at most once per `interval_s`: a dead store fails every request, and one line a
-    minute says so without flooding the log."""
-
-    def __init__(self, interval_s, clock=time.monotonic):
-        self.interval_s = interval_s
-        self.clock = clock
-        self._last = None
-
-    def ready(self):
-        now = self.clock()
-        if self._last is not None and now - self._last < self.interval_s:
-            return False
-        self._last = now
-        return True
 
 
 def storage_options(config):
@@ -94,7 +76,7 @@ class AppLimiter(Limiter):
     def init_app(self, app):
         self._key_prefix = ""
         self._storage_options = {}
-        self.storage_warnings = Throttle(WARNING_INTERVAL_S)
+        self.storage_warnings = Throttle()
         if app.config["RATELIMIT_FAIL_MODE"] not in FAIL_MODES:
             raise ValueError(f"RATELIMIT_FAIL_MODE: {app.config['RATELIMIT_FAIL_MODE']!r} is not one of {FAIL_MODES}")
         app.config["RATELIMIT_STORAGE_OPTIONS"] = storage_options(app.config)

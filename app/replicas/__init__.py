@@ -19,13 +19,13 @@ from peewee import DatabaseError, InterfaceError
 from app.config import shown_url
 from app.db import db, make_database
 from app.db_faults import describe_failure
+from app.log_throttle import WARNING_INTERVAL_S, Throttle
 from app.replicas.queries import lag_ms
 
 log = logging.getLogger("app.db")
 
 PROBE_INTERVAL_S = 1.0  # a replica's lag is measured again after this
 RETRY_AFTER_FAILURE_S = 5.0  # a replica that failed is tried again after this
-WARNING_INTERVAL_S = 60.0
 # libpq's shortest connect timeout: what a replica that does not answer costs one request at most,
 # once per RETRY_AFTER_FAILURE_S.
 CONNECT_TIMEOUT_S = 2
@@ -47,7 +47,7 @@ class ReplicaSet:
     def __init__(self, replicas, max_lag_ms, clock=time.monotonic):
         self.replicas, self.max_lag_ms, self.clock = replicas, max_lag_ms, clock
         self._turn = 0
-        self._warned_at = None
+        self._warnings = Throttle(WARNING_INTERVAL_S, clock)
 
     @classmethod
     def from_settings(cls, settings):
@@ -99,9 +99,7 @@ class ReplicaSet:
 
     def _skip(self, replica, until, why):
         replica.skipped_until, replica.measured_until = until, 0.0
-        now = self.clock()
-        if self._warned_at is None or now - self._warned_at >= WARNING_INTERVAL_S:
-            self._warned_at = now
+        if self._warnings.ready():
             log.warning("read replica %s skipped, another replica or the primary serves its reads: %s",
                         replica.name, why)
 

@@ -8,17 +8,30 @@ import os
 
 import pytest
 
+from app.log_throttle import WARNING_INTERVAL_S, Throttle
 from app.services.catalog import model_files, predictor
 from tests.bundles import SELLER, item
 from tests.catalog.test_predictor import predictor_bundle, top
 
 
+class Clock:
+    now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
 @pytest.fixture(autouse=True)
-def folder(load_bundle, monkeypatch, tmp_path):
+def folder(load_bundle, monkeypatch, tmp_path, clock):
     load_bundle(predictor_bundle())
     path = str(tmp_path / "models")
     monkeypatch.setattr(model_files, "folder", lambda: path)
-    monkeypatch.setattr(model_files, "_warned", [])
+    monkeypatch.setattr(model_files, "_warnings", Throttle(clock=clock))
     monkeypatch.setattr(predictor, "_cache", {})
     return path
 
@@ -96,7 +109,7 @@ def test_a_file_that_does_not_load_is_learned_again_and_rewritten(client, folder
     assert top(client, "remera") == "MLA-T_SHIRTS" and learned == ["MLA", "MLA"]  # the rewritten file loads
 
 
-def test_a_folder_that_cannot_be_made_leaves_the_predictor_learning(client, folder, learned, caplog):
+def test_a_folder_that_cannot_be_made_leaves_the_predictor_learning(client, folder, learned, caplog, clock):
     caplog.set_level(logging.WARNING)
     with open(folder, "w") as f:  # a file where the folder should be
         f.write("")
@@ -104,4 +117,8 @@ def test_a_folder_that_cannot_be_made_leaves_the_predictor_learning(client, fold
     new_process()
     assert top(client, "Zapatillas") == "MLA-SNEAKERS"
     assert learned == ["MLA", "MLA"]
-    assert caplog.text.count("category predictor:") == 1  # warned once per process
+    assert caplog.text.count("category predictor:") == 1  # warned once a minute, not once a process
+    clock.now += WARNING_INTERVAL_S  # a fault that lasts is told again
+    new_process()
+    assert top(client, "Zapatillas") == "MLA-SNEAKERS"
+    assert caplog.text.count("category predictor:") == 2 and learned == ["MLA", "MLA", "MLA"]

@@ -20,12 +20,14 @@ import stat
 import sys
 import tempfile
 
+from app.log_throttle import Throttle
+
 log = logging.getLogger(__name__)
 
 # In the file's name: marshal's format is the Python version's, the data's layout is SiteModel.state's.
 FORMAT = f"py{sys.version_info[0]}{sys.version_info[1]}-1"
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_warned = []
+_warnings = Throttle()
 
 
 def folder():
@@ -86,7 +88,7 @@ def _path(site_id, version, create):
 
 
 def _warn(message):
-    """Once per process: the predictor goes on learning its models, which is all the loss."""
-    if not _warned:
-        _warned.append(message)
-        log.warning("category predictor: %s; each process learns its models", message)
+    """The predictor goes on learning its models, which is all the loss: a warning once a minute."""
+    if _warnings.ready():
+        log.warning("category predictor: %s; each process learns its models (logged at most once a minute)",
+                    message)
