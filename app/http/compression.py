@@ -21,11 +21,18 @@ def init_app(app):
 
 
 def after_request(response):
-    accept_encodings = current_request().accept_encodings
-    if any(accepted(accept_encodings, coding) for coding in compress.enabled_algorithms):
+    request = current_request()
+    # The header is read before it is parsed: most calls of a service send none, and every answer pays this.
+    if "Accept-Encoding" in request.headers and any(
+            accepted(request.accept_encodings, coding) for coding in compress.enabled_algorithms):
         return compress.after_request(response)
     # Not compressed for this request, but it would be for another Accept-Encoding: caches must know.
-    response.vary.add("Accept-Encoding")
+    # Spelled as Flask-Compress adds it, without building the header's set (response.vary).
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers["Vary"] = "Accept-Encoding"
+    elif "accept-encoding" not in vary.lower():
+        response.headers["Vary"] = f"{vary}, Accept-Encoding"
     return response
 
 

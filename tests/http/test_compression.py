@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from app.http import compression
 from tests.compat.compat_data import GOL, SELLER_H, compat, full_bundle, url
 
 DUMP = "/catalog/dumps/domains/MLA/compatibilities"
@@ -43,3 +44,13 @@ def test_a_list_refused_gzip_keeps_its_plain_etag_and_conditional_answers(client
     again = client.get(url(), headers={**SELLER_H, "Accept-Encoding": "gzip;q=0",
                                        "If-None-Match": refused.headers["ETag"]})
     assert again.status_code == 304 and again.headers["ETag"] == plain.headers["ETag"]
+
+
+
+@pytest.mark.parametrize("vary, expected", [(None, "Accept-Encoding"), ("Origin", "Origin, Accept-Encoding"),
+                                            ("Origin, accept-encoding", "Origin, accept-encoding")])
+@pytest.mark.parametrize("accept", [None, "gzip;q=0"])
+def test_an_uncompressed_answer_varies_on_accept_encoding_once_beside_what_others_named(app, vary, expected, accept):
+    with app.test_request_context(DUMP, headers={} if accept is None else {"Accept-Encoding": accept}):
+        response = app.response_class("{}", mimetype="application/json", headers={} if vary is None else {"Vary": vary})
+        assert compression.after_request(response).headers.get_all("Vary") == [expected]
