@@ -122,3 +122,39 @@ def test_a_folder_that_cannot_be_made_leaves_the_predictor_learning(client, fold
     new_process()
     assert top(client, "Zapatillas") == "MLA-SNEAKERS"
     assert caplog.text.count("category predictor:") == 2 and learned == ["MLA", "MLA", "MLA"]
+
+
+def test_saves_that_overlap_in_one_process_each_write_a_whole_file_without_a_warning(folder, monkeypatch, caplog):
+    """Two threads of one process (a threaded server) may save the same model at once: the second
+    save starts while the first is writing."""
+    caplog.set_level(logging.WARNING)
+    dump, saves = marshal.dump, []
+
+    def overlapping_dump(state, f):
+        saves.append(state)
+        if len(saves) == 1:
+            model_files.save("MLA", "v1", ("inner",))
+        dump(state, f)
+
+    monkeypatch.setattr(marshal, "dump", overlapping_dump)
+    model_files.save("MLA", "v1", ("outer",))
+    assert saves == [("outer",), ("inner",)]
+    assert model_files.load("MLA", "v1") == ("outer",) and "category predictor:" not in caplog.text
+    assert files(folder) == [f"MLA.v1.{model_files.FORMAT}.marshal"]  # no temporary file left behind
+
+
+def test_an_older_file_another_process_removed_first_is_no_failure(folder, monkeypatch, caplog):
+    caplog.set_level(logging.WARNING)
+    model_files.save("MLA", "v1", ("old",))
+    listdir = os.listdir
+
+    def listed_then_removed(path):  # another process prunes the same file between the listing and the unlink
+        names = listdir(path)
+        for name in names:
+            if ".v1." in name:
+                os.unlink(os.path.join(path, name))
+        return names
+
+    monkeypatch.setattr(model_files.os, "listdir", listed_then_removed)
+    model_files.save("MLA", "v2", ("new",))
+    assert model_files.load("MLA", "v2") == ("new",) and "category predictor:" not in caplog.text

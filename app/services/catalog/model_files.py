@@ -54,18 +54,22 @@ def save(site_id, version, state):
     if path is None:
         return
     directory, name = os.path.split(path)
-    temporary = f"{path}.{os.getpid()}.tmp"
+    temporary = None
     try:
-        with open(temporary, "wb") as f:
+        # A name of its own per call (mkstemp), not per process: two threads of one process may save at once.
+        descriptor, temporary = tempfile.mkstemp(prefix=f"{name}.", suffix=".tmp", dir=directory)
+        with os.fdopen(descriptor, "wb") as f:
             marshal.dump(state, f)
         os.replace(temporary, path)  # whole or not at all, for a reader in another process
         for other in os.listdir(directory):
             if other.startswith(f"{site_id}.") and other != name and not other.endswith(".tmp"):
-                os.unlink(os.path.join(directory, other))
+                with contextlib.suppress(FileNotFoundError):  # another process removed it first
+                    os.unlink(os.path.join(directory, other))
     except OSError as exc:
         _warn(f"model file {path} not written: {exc}")
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
 
 
 def _path(site_id, version, create):
