@@ -239,3 +239,14 @@ def python_json(args, **env):
     result = python_with_settings(args, **env)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.splitlines()[-1])
+
+
+class Clock:
+    """A monotonic clock for code that takes one (`clock=`): it moves only when the test moves it
+    (`clock.now += seconds`), so an interval passes without sleeping through it."""
+
+    def __init__(self, now=1000.0):
+        self.now = now
+
+    def __call__(self):
+        return self.now

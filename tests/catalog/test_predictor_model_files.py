@@ -12,13 +12,7 @@ from app.log_throttle import WARNING_INTERVAL_S, Throttle
 from app.services.catalog import model_files, predictor
 from tests.bundles import SELLER, item
 from tests.catalog.test_predictor import predictor_bundle, top
-
-
-class Clock:
-    now = 1000.0
-
-    def __call__(self):
-        return self.now
+from tests.helpers import Clock
 
 
 @pytest.fixture

@@ -7,15 +7,8 @@ from app.models import Notification
 from app.models.base import utcnow
 from app.services.notifications import pump_once
 from app.services.notifications.receivers import MAX_REST_S, Receivers
+from tests.helpers import Clock
 from tests.notifications.conftest import AUTH, add_vehicle
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
 
 
 def _all_due(run_db, **changes):

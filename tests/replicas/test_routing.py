@@ -7,7 +7,7 @@ import pytest
 from app.config import SettingsError, load_settings
 from app.http.current import view_declaration
 from app.replicas import PROBE_INTERVAL_S, RETRY_AFTER_FAILURE_S, WARNING_INTERVAL_S, Replica, ReplicaSet
-from tests.helpers import make_app, python_with_settings
+from tests.helpers import Clock, make_app, python_with_settings
 
 # The public reads of issue 34 (buyer search, check, finder, size-chart catalog reads, domain dumps, the
 # predictor, sites and currencies). Chart search (25) and a chart by id stay on the primary: they return
@@ -90,13 +90,6 @@ class FakeStandby:
 
     def fetchone(self):
         return True, self.lag_ms == 0, self.lag_ms
-
-
-class Clock:
-    now = 1000.0
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture
