@@ -83,7 +83,7 @@ def settle(database_url):
     app = create_app({"DATABASE_URL": database_url, "RATELIMIT_ENABLED": False})
     with app.app_context(), connection():
         if is_postgres():
-            # Printed: a catalog larger than the server's buffers is partly read from the kernel per request.
+            # Printed: a catalog larger than the server's buffers is partly read from outside them on every request.
             server = "; server: " + ", ".join(f"{name} {db.execute_sql(f'SHOW {name}').fetchone()[0]}"
                                               for name in ("shared_buffers", "autovacuum"))
             db.execute_sql("VACUUM (ANALYZE)")
