@@ -22,17 +22,13 @@ def init_app(app):
 
 def after_request(response):
     request = current_request()
-    # The header is read before it is parsed: most calls of a service send none, and every answer pays this.
-    if "Accept-Encoding" in request.headers and any(
+    # No header at all: Flask-Compress sends identity and adds Vary itself, and werkzeug's parse of
+    # the header, which every answer would otherwise pay, is skipped.
+    if "Accept-Encoding" not in request.headers or any(
             accepted(request.accept_encodings, coding) for coding in compress.enabled_algorithms):
         return compress.after_request(response)
-    # Not compressed for this request, but it would be for another Accept-Encoding: caches must know.
-    # Spelled as Flask-Compress adds it, without building the header's set (response.vary).
-    vary = response.headers.get("Vary")
-    if not vary:
-        response.headers["Vary"] = "Accept-Encoding"
-    elif "accept-encoding" not in vary.lower():
-        response.headers["Vary"] = f"{vary}, Accept-Encoding"
+    # Refused: not compressed for this request, but it would be for another Accept-Encoding: caches must know.
+    response.vary.add("Accept-Encoding")
     return response
 
 
