@@ -71,10 +71,10 @@ def settle(database_url):
     VACUUM (ANALYZE), CHECKPOINT and its autovacuum workers, SQLite's WAL checkpoint, then the kernel's
     dirty pages.
 
-    The VACUUM is what autovacuum does to a service's tables in time, run at once: a test machine's
-    server may have autovacuum off (this one's has), and then never did it. There the 10 x items
-    kept two dead versions each, left by the import's refreshes of their derived state, which every
-    lookup by id walked, and no page of the compatibilities was all-visible for index-only scans.
+    The VACUUM is what autovacuum does to a service's tables in time, run at once: a server with
+    autovacuum off (a test machine's) never does it, and its items keep the dead versions the
+    import's refreshes of their derived state leave, walked by every lookup by id, and no page is
+    all-visible for index-only scans.
 
     Measured straight after building, PostgreSQL (11-26, bd5bb60) answered the 200-entry list at
     533 req/s and chart search at 0.36 x /health, while the checkpointer and the kernel wrote the
