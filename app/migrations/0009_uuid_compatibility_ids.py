@@ -4,7 +4,7 @@ SQLite, in the compatibility table and in the change records that name them.
 An id that is a UUID keeps its value (in lower case, as the API now shows every id). Bundles could
 give any text of up to 36 characters before, so an id that is no UUID becomes the UUID of its MD5
 (`key_of`): the same in both tables, so its change records still name it. PostgreSQL changes the
-columns' type in place; SQLite cannot, so each table is built again under its new shape and its
+columns' type in place; SQLite cannot, so each table is built again with the column declared UUID and its
 rows copied across, as 0005 did."""
 import hashlib
 
@@ -41,4 +41,4 @@ def up(migrator, db):
         declared = {c.name: c.data_type for c in db.get_columns(table)}
         if declared[column].upper() == "UUID":
             continue
-        rebuild(db, model, "before_uuid", {column: f'key_of("{column}")'})
+        rebuild(db, model, "before_uuid", {column: "UUID"}, {column: f'key_of("{column}")'})

@@ -3,9 +3,8 @@ and actor kind, stored as small integers (app/models/word_codes.py) where they w
 
 A word of no vocabulary stops the upgrade before anything changes, naming its table, column and
 words, rather than becoming NULL. PostgreSQL changes each table's columns in one ALTER (one rewrite
-of the table). SQLite cannot change a column's type: each table is built again under its new shape
-and its rows copied across (as 0009 did), then the words become numbers in place; a table that 0009
-built from these models already has the new columns with the old words in them."""
+of the table). SQLite cannot change a column's type: each table is built again with those columns
+declared SMALLINT and its rows copied across (as 0009 did), then the words become numbers in place."""
 from app.migrations.sqlite_tables import rebuild
 from app.models.word_codes import WordCodeField
 
@@ -52,7 +51,7 @@ def _sqlite(db, model):
     table, fields = model._meta.table_name, _coded(model)
     declared = {c.name: c.data_type for c in db.get_columns(table)}
     if any(declared[f.column_name].upper() != "SMALLINT" for f in fields):
-        rebuild(db, model, "before_codes")
+        rebuild(db, model, "before_codes", {f.column_name: "SMALLINT" for f in fields})
     for f in fields:
         db.execute_sql(f'UPDATE "{table}" SET "{f.column_name}" = {_case(f)}'
                        f' WHERE typeof("{f.column_name}") = \'text\'')
