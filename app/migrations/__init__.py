@@ -15,6 +15,7 @@ from app.db import db
 from app.models import ALL_MODELS, Item
 from app.models.search_index import ensure_search_index
 from app.services.compat.queries import ensure_item_statistics
+from app.services.items.queries import ensure_item_keys
 from app.services.notifications.feed import ensure_feed_column
 
 MIGRATIONS_DIR = os.path.dirname(__file__)
@@ -26,6 +27,7 @@ def create_tables():
     ensure_search_index()
     ensure_feed_column()
     ensure_item_statistics()
+    ensure_item_keys()
 
 
 def create_schema(migrations_dir=MIGRATIONS_DIR):

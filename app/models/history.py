@@ -10,11 +10,15 @@ from app.models.word_codes import ACTIONS, ACTOR_KINDS, CREATION_SOURCES, SOURCE
 class CompatibilityChange(BaseModel):
     """Before and after of what a change touched. No foreign keys: a record outlives the
     compatibility it describes (a DELETE's record is the only trace left), and a restore loads
-    records before or without the rows they name."""
+    records before or without the compatibilities they name. The item is named by its integer key
+    (Item.key), which an item keeps for ever: items are never deleted, only closed."""
     # Ids grow in commit order per item: every writer of an item holds the item's lock while it
     # inserts, so "newest first" is ORDER BY id DESC.
     id = BigAutoField()
-    item_id = CharField(max_length=40)
+    # The key, not the text id: the (item_key, id) index entries are narrow enough for PostgreSQL to
+    # split a page after the new entry when a write adds records below greater items' ones, instead
+    # of in halves, which left that index's pages half empty.
+    item_key = BigIntegerField()
     compatibility_id = UUIDKeyField()
     action = WordCodeField(ACTIONS)
     product_id = CharField(max_length=40, null=True)
@@ -36,4 +40,4 @@ class CompatibilityChange(BaseModel):
 
     class Meta:
         # No index of the dates: the retention purge finds its records by id (history/reads.py).
-        indexes = ((("item_id", "id"), False),)  # an item's page, newest first
+        indexes = ((("item_key", "id"), False),)  # an item's page, newest first

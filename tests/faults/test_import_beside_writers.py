@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from app.db import connection
-from app.models import Compatibility, CompatibilityChange
+from app.models import Compatibility, CompatibilityChange, Item
 from app.services.bundle import import_bundle
 from app.services.compat import deletes
 from tests.bundles import SELLER, TOKENS, base_bundle, item
@@ -82,7 +82,8 @@ def replay_problems(item_id):
     """The differences between the item's rows and its history replayed, record by record: a
     CREATE of an id already there, an UPDATE or DELETE of one that is not, and the rows left."""
     state, problems = {}, []
-    for change in CompatibilityChange.select().where(CompatibilityChange.item_id == item_id).order_by(
+    for change in CompatibilityChange.select().join(Item, on=Item.key == CompatibilityChange.item_key).where(
+            Item.id == item_id).order_by(
             CompatibilityChange.id):
         cid, action = change.compatibility_id, change.action
         if (action == "CREATE") == (cid in state):

@@ -2,7 +2,7 @@
 import threading
 import uuid
 
-from app.models import Compatibility, CompatibilityChange
+from app.models import Compatibility, CompatibilityChange, Item
 from tests.compat.compat_data import SELLER_H, url
 
 
@@ -30,8 +30,8 @@ def stored(run_db, item_id="MLA100"):
     def read():
         rows = sorted((c.id, c.product_id, c.note, c.note_status, c.restrictions)
                       for c in Compatibility.select().where(Compatibility.item == item_id))
-        changes = list(CompatibilityChange.select().where(CompatibilityChange.item_id == item_id)
-                       .order_by(CompatibilityChange.id).dicts())
+        changes = list(CompatibilityChange.select().join(Item, on=Item.key == CompatibilityChange.item_key)
+                       .where(Item.id == item_id).order_by(CompatibilityChange.id).dicts())
         return rows, changes
     return run_db(read)
 

@@ -106,7 +106,7 @@ def test_purge_finds_the_old_records_by_id_and_never_takes_a_younger_one(client,
     assert f"purged {len(purged)} change record(s)" in result.stdout
     assert {ids[2], *ids[4:]} <= left
     indexes = run_db(lambda: {tuple(i.columns) for i in db.get_indexes("compatibility_change")})
-    assert ("date_created",) not in indexes and ("item_id", "id") in indexes
+    assert ("date_created",) not in indexes and ("item_key", "id") in indexes
 
 
 def test_export_carries_the_history_and_import_restores_it(client, run_db, load_bundle):

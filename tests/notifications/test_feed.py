@@ -9,6 +9,7 @@ import pytest
 from app.db import connection, write_transaction
 from app.services.history.record import CREATE, who, write_records
 from app.services.history.scope import OPERATOR, Actor, ChangeScope
+from app.services.items.queries import keys_of
 from tests.helpers import pg_admin
 from tests.notifications.conftest import AUTH, add_vehicle, feed_page
 
@@ -18,9 +19,9 @@ ITEMS = ["MLA100", "MLA101", "MLA102", "MLA103"]
 
 def _write(app, writer, n, committed, lock):
     with app.app_context(), connection():
-        item_id = ITEMS[writer]
+        key = keys_of([ITEMS[writer]])[ITEMS[writer]]
         with write_transaction():
-            rows = [(item_id, f"{writer:08x}-{n:04x}-{k:04x}-8000-000000000000", CREATE, "MLA90001", False, "SELLER",
+            rows = [(key, f"{writer:08x}-{n:04x}-{k:04x}-8000-000000000000", CREATE, "MLA90001", False, "SELLER",
                      "DEFAULT", None, None, None, None, None, None, *who(ChangeScope(Actor(OPERATOR))))
                     for k in range(random.randint(1, 3))]
             write_records(rows)  # the ids are taken here...

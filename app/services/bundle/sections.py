@@ -172,6 +172,6 @@ SECTIONS = (
             references=(SITE, Ref("domain_id", "domain", same_site=True),
                         Ref("category_id", "category", required=False)), feeds_predictor=True),
     Section("compatibility_history", BundleChangeSchema, _load_history, _export_history, key=("id",),
-            writes=(CompatibilityChange, Item)),
+            references=(Ref("item_id", "item"),), writes=(CompatibilityChange, Item)),
 )
 BY_NAME = {section.name: section for section in SECTIONS}

@@ -5,7 +5,7 @@ import datetime
 import json
 from dataclasses import dataclass
 
-from app.models import CompatibilityChange
+from app.models import CompatibilityChange, Item
 from app.services.history.scope import Actor
 
 
@@ -45,10 +45,16 @@ def _from_to(before, after):
 
 C = CompatibilityChange
 # Read as plain rows (see list_history), never as models: building model instances was a large share of a page.
-COLUMNS = (C.id, C.item_id, C.date_created, C.action, C.compatibility_id, C.product_id, C.universal, C.source,
+# The item's id is its row's: a query of COLUMNS joins the items (with_item_ids).
+COLUMNS = (C.id, Item.id, C.date_created, C.action, C.compatibility_id, C.product_id, C.universal, C.source,
            C.creation_source, C.note_from, C.note_to, C.note_status_from, C.note_status_to, C.restrictions_from,
            C.restrictions_to, C.actor_kind, C.actor_user_id, C.actor_client_id, C.request_id, C.job_id)
 NO_CHANGES = Changes()
+
+
+def with_item_ids(query):
+    """A select of COLUMNS from the records, joined to their items for the items' ids."""
+    return query.join(Item, on=(Item.key == C.item_key))
 
 
 def to_record(row):

@@ -7,10 +7,11 @@ from peewee import fn
 from app.db import is_postgres
 from app.models import Compatibility, CompatibilityChange, Order
 from app.services.bundle.sql import insert_rows, select_in
-from app.services.history.change_record import COLUMNS, to_record
+from app.services.history.change_record import COLUMNS, to_record, with_item_ids
 from app.services.history.record import CREATE, DELETE, FIELDS, UPDATE, who, write_records
 from app.services.history.scope import IMPORT, Actor, ChangeScope
 from app.services.history.state import recount, touch
+from app.services.items.queries import keys_of
 from schemas.history import BundleChangeSchema
 
 STORED = ["id", "item", "product", "universal", "source", "creation_source", "note", "note_status", "restrictions"]
@@ -47,7 +48,8 @@ def record_import(rows, replaced_ids, record=True, new_ids=frozenset()):
                             status, old[8], restrictions, *tail))
     counts = {}
     if record:
-        write_records(records)
+        keys = keys_of({r[0] for r in records})
+        write_records([(keys[r[0]], *r[1:]) for r in records])
         for r in records:
             counts[r[0]] = counts.get(r[0], 0) + 1
     touch({r[0] for r in records}, counts)
@@ -65,7 +67,7 @@ def touch_claimed_items(order_ids):
 def export_history():
     """Every record, oldest first, in the API's shape plus `item_id`."""
     schema = BundleChangeSchema()
-    query = CompatibilityChange.select(*COLUMNS).order_by(CompatibilityChange.id).tuples()
+    query = with_item_ids(CompatibilityChange.select(*COLUMNS)).order_by(CompatibilityChange.id).tuples()
     return [schema.dump(to_record(row)) for row in query.iterator()]
 
 
@@ -77,10 +79,10 @@ def _from_to(changes, key):
 def load_history(records, ctx):
     """Upsert by id (a restore keeps ids, so the order of records survives), then move
     PostgreSQL's id sequence past them so new records still get higher ids."""
-    rows = []
+    rows, keys = [], keys_of({r["item_id"] for r in records})  # each is stored: the section refers to it
     for r in records:
         changes, actor = r.get("changes"), r["actor"]
-        rows.append((r["id"], r["item_id"], r["compatibility_id"], r["action"], r.get("product_id"),
+        rows.append((r["id"], keys[r["item_id"]], r["compatibility_id"], r["action"], r.get("product_id"),
                      bool(r.get("universal")), r.get("source"), r.get("creation_source"),
                      *_from_to(changes, "note"), *_from_to(changes, "note_status"),
                      *_from_to(changes, "restrictions"), actor["kind"], actor.get("user_id"),

@@ -1,7 +1,7 @@
 """The history of an item's compatibilities, newest first (H1), and the retention purge."""
 import datetime
 
-from peewee import fn
+from peewee import Value, fn
 
 from app.db import db, write_transaction
 from app.models.base import utcnow
@@ -17,18 +17,20 @@ class HistoryPage(Page):
 def list_history(item, limit, offset, since=None):
     """A page of the change records of `item` (its row), newest first; `since` (naive UTC) keeps
     later ones. The item's existence and its seller are checked by the route's guard."""
-    item_id = item.id
-    # item_id as a range of one value, ordered by (item_id, id): only the (item_id, id) index gives
-    # that order. With `=` PostgreSQL drops item_id from the ORDER BY and may walk the primary key
+    key = item.key
+    # The item as a range of one key, ordered by (item_key, id): only the (item_key, id) index gives
+    # that order. With `=` PostgreSQL drops item_key from the ORDER BY and may walk the primary key
     # backwards, filtering every newer record of other items: slow for an item last changed
     # long ago.
-    where = (C.item_id >= item_id) & (C.item_id <= item_id)
+    where = (C.item_key >= key) & (C.item_key <= key)
     if since is not None:
         where &= C.date_created > since
     # Without `since`, the count kept on the item: the same cost at 10 or 10,000 records, and the
     # item's row has it (no query of its own).
     total = C.select().where(where).count() if since is not None else item.history_count or 0
-    query = C.select(*COLUMNS).where(where).order_by(C.item_id.desc(), C.id.desc()).limit(limit).offset(offset)
+    # The item's id is known: the page does not read its row again.
+    columns = (COLUMNS[0], Value(item.id), *COLUMNS[2:])
+    query = C.select(*columns).where(where).order_by(C.item_key.desc(), C.id.desc()).limit(limit).offset(offset)
     # The cursor's rows, not peewee's row processing (its datetime parsing was most of a page).
     rows = db.execute_sql(*query.sql()).fetchall() if total > offset else ()
     return HistoryPage([to_record(row) for row in rows], total, offset, limit)
@@ -73,7 +75,7 @@ def purge_history(retention_days, now=None):
     counts; answers how many."""
     old = _older_than(_cutoff(retention_days, now))
     with write_transaction():
-        item_ids = [i for (i,) in C.select(C.item_id).where(old).distinct().tuples()]
+        item_keys = [k for (k,) in C.select(C.item_key).where(old).distinct().tuples()]
         purged = C.delete().where(old).execute()
-        recount(item_ids)
+        recount(item_keys)
     return purged

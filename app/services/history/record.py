@@ -15,9 +15,10 @@ from app.models.word_codes import ACTIONS, ACTOR_KINDS
 from app.services.bundle.sql import insert_rows
 from app.services.history.scope import current_scope
 from app.services.history.state import touch
+from app.services.items.queries import keys_of
 
 CREATE, UPDATE, DELETE = "CREATE", "UPDATE", "DELETE"
-FIELDS = ["item_id", "compatibility_id", "action", "product_id", "universal", "source", "creation_source",
+FIELDS = ["item_key", "compatibility_id", "action", "product_id", "universal", "source", "creation_source",
           "note_from", "note_to", "note_status_from", "note_status_to", "restrictions_from", "restrictions_to",
           "actor_kind", "actor_user_id", "actor_client_id", "request_id", "date_created", "job_id"]
 # What a record keeps of a compatibility row, in this order.
@@ -36,6 +37,14 @@ def write_records(rows):
     insert_rows(CompatibilityChange, FIELDS, rows)
 
 
+def item_key(scope, item_id):
+    """The key of the item the scope's write locked (or, for a write that did not lock it, read)."""
+    key = scope.keys.get(item_id)
+    if key is None:
+        key = scope.keys[item_id] = keys_of([item_id])[item_id]
+    return key
+
+
 def _counted(action, n):
     """The current scope, with `n` more `action` changes counted in it."""
     scope = current_scope()
@@ -51,7 +60,8 @@ def record_created(item_id, rows):
     scope = _counted(CREATE, len(rows))
     if scope.record:
         tail = who(scope)
-        write_records([(item_id, r["id"], CREATE, r["product"], bool(r["universal"]), r["source"],
+        key = item_key(scope, item_id)
+        write_records([(key, r["id"], CREATE, r["product"], bool(r["universal"]), r["source"],
                         r["creation_source"], None, r["note"], None, r["note_status"], None, r["restrictions"], *tail)
                        for r in rows])
     touch([item_id], {item_id: len(rows) if scope.record else 0})
@@ -69,9 +79,10 @@ def record_deleted(item_id, compatibility_ids):
         # SQLite takes the same text peewee writes for a datetime (its driver adapter is deprecated).
         when = now if is_postgres() else now.isoformat(sep=" ")
         columns = [getattr(CompatibilityChange, name) for name in FIELDS]
+        key = item_key(scope, item_id)
         for start in range(0, len(ids), CHUNK):
             select = (Compatibility.select(
-                Compatibility.item, Compatibility.id, Value(ACTIONS[DELETE]), Compatibility.product,
+                Value(key), Compatibility.id, Value(ACTIONS[DELETE]), Compatibility.product,
                 Compatibility.universal, Compatibility.source, Compatibility.creation_source, Compatibility.note,
                 Value(None), Compatibility.note_status, Value(None), Compatibility.restrictions, Value(None),
                 Value(ACTOR_KINDS[kind]), Value(user_id), Value(client_id), Value(request_id), Value(when),
@@ -115,6 +126,7 @@ def record_updated(item_id, before):
     scope = _counted(UPDATE, len(changed))
     if scope.record:
         tail = who(scope)
-        write_records([(item_id, old[0], UPDATE, new[1], bool(new[2]), new[3], new[4], old[5], new[5],
+        key = item_key(scope, item_id)
+        write_records([(key, old[0], UPDATE, new[1], bool(new[2]), new[3], new[4], old[5], new[5],
                         old[6], new[6], old[7], new[7], *tail) for old, new in changed])
     touch([item_id], {item_id: len(changed) if scope.record else 0})

@@ -29,6 +29,8 @@ class ChangeScope:
     record: bool = True
     # item id -> its compatibility state token once the write is done (for the answer's ETag).
     states: dict = field(default_factory=dict)
+    # item id -> its key (Item.key), for the records: remembered when the write locks the item.
+    keys: dict = field(default_factory=dict)
     # The bulk job whose row makes the change (actor BULK).
     job_id: str | None = None
     # Records written (or that would be, without `record`) by action: what a bulk row reports.

@@ -37,6 +37,7 @@ def item_locked(item):
     if scope.precondition is not None:
         scope.precondition(etag_data(item.id, item.compat_state))
     scope.states[item.id] = item.compat_state
+    scope.keys[item.id] = item.key
 
 
 def touch(item_ids, recorded=None):
@@ -57,13 +58,13 @@ def touch(item_ids, recorded=None):
         states[item_id] = token
 
 
-def recount(item_ids):
-    """Counts the records of these items again (after a restore or a purge)."""
-    item_ids = list(item_ids)
-    for start in range(0, len(item_ids), 500):
+def recount(item_keys):
+    """Counts the records of the items with these keys again (after a restore or a purge)."""
+    item_keys = list(item_keys)
+    for start in range(0, len(item_keys), 500):
         Item.update(history_count=CompatibilityChange.select(fn.COUNT(CompatibilityChange.id))
-                    .where(CompatibilityChange.item_id == Item.id)).where(
-            Item.id.in_(item_ids[start:start + 500])).execute()
+                    .where(CompatibilityChange.item_key == Item.key)).where(
+            Item.key.in_(item_keys[start:start + 500])).execute()
 
 
 def write_etag(item_id):

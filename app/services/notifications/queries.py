@@ -16,19 +16,20 @@ from app.services.history.change_record import COLUMNS
 
 XID_COLUMN = "xid"
 TABLE = CompatibilityChange._meta.table_name
-_COLUMNS = ", ".join(f'c."{c.column_name}"' for c in COLUMNS)
-_ITEMS = f'SELECT i."id" FROM "{Item._meta.table_name}" i WHERE i."seller_id" = {{p}}'
+# The records are `c`, their items `i` (COLUMNS names the item's id).
+_COLUMNS = ", ".join(f'{"i" if c.model is Item else "c"}."{c.column_name}"' for c in COLUMNS)
 
 POSTGRES_PAGE = (f'SELECT {_COLUMNS}, c."{XID_COLUMN}"::text FROM "{TABLE}" c '
-                 f'WHERE c."item_id" IN ({_ITEMS.format(p="%s")}) '
+                 f'JOIN "{Item._meta.table_name}" i ON i."key" = c."item_key" '
+                 f'WHERE i."seller_id" = %s '
                  f'AND (c."{XID_COLUMN}", c."id") > (%s::text::xid8, %s) '
                  f'AND c."{XID_COLUMN}" < pg_snapshot_xmin(pg_current_snapshot()) '
                  f'ORDER BY c."{XID_COLUMN}", c."id" LIMIT %s')
 # SQLite: CROSS JOIN keeps the records as the outer loop, read in id order from the cursor on, each
 # record's item looked up by its key; otherwise SQLite reads every record of the seller's items through
-# the (item_id, id) index and sorts them all for each page.
+# the (item_key, id) index and sorts them all for each page.
 SQLITE_PAGE = (f'SELECT {_COLUMNS} FROM "{TABLE}" c CROSS JOIN "{Item._meta.table_name}" i '
-               f'WHERE c."id" > ? AND i."id" = c."item_id" AND i."seller_id" = ? ORDER BY c."id" LIMIT ?')
+               f'WHERE c."id" > ? AND i."key" = c."item_key" AND i."seller_id" = ? ORDER BY c."id" LIMIT ?')
 
 
 def postgres_page(user_id, xid, record_id, limit):
