@@ -1,12 +1,14 @@
 """Items' integer keys (Item.key), given by the database when an item is first stored, and the change
 records that name their item by it; a database whose records named items by their text id is migrated
 in place (0014)."""
+import psycopg
 import pytest
 
 from app.db import db, is_postgres
 from app.migrations import create_schema
 from app.models import CompatibilityChange, Item
 from app.services.bundle import BundleError
+from app.services.items.queries import ensure_item_keys
 from tests.bundles import item
 from tests.compat.compat_data import SELLER_H, compat, full_bundle, product, url
 from tests.compat.test_word_codes import MIGRATION as WORDS_MIGRATION
@@ -125,3 +127,18 @@ def test_a_database_two_releases_behind_takes_both_migrations(client, run_db, lo
     assert run_db(create_schema) == [WORDS_MIGRATION, MIGRATION]
     assert (_history(client), _history(client, "MLA101")) == before
     assert "item_id" not in run_db(_record_columns)
+
+
+def test_keys_in_place_are_not_altered_again_while_the_service_reads_items(app, run_db, database_url):
+    """`db upgrade` runs while the service serves: once the default is in place, checking it again takes
+    no lock that would queue the service's reads of items behind it."""
+    if not run_db(is_postgres):
+        pytest.skip("PostgreSQL's ALTER TABLE locks the table; SQLite's trigger is created IF NOT EXISTS")
+    with psycopg.connect(database_url) as reader:
+        reader.execute(f'SELECT 1 FROM "{ITEMS}" LIMIT 1')  # its lock stays until this transaction ends
+
+        def ensure_quickly():
+            with db.atomic():
+                db.execute_sql("SET LOCAL lock_timeout = '300ms'")
+                ensure_item_keys()
+        run_db(ensure_quickly)

@@ -20,9 +20,16 @@ def ensure_item_keys():
     """The default or the trigger that gives keys, on a fresh schema and after the migration that
     added the column (which gave the items stored before it theirs first)."""
     if is_postgres():
+        # Once in place, nothing is altered: an ALTER TABLE would lock the items against every reader
+        # of the service each time the schema is checked (every `db upgrade`).
+        default, nullable = db.execute_sql(
+            "SELECT column_default, is_nullable FROM information_schema.columns WHERE table_schema = current_schema()"
+            " AND table_name = %s AND column_name = %s", (TABLE, COLUMN)).fetchone()
+        if default is not None and nullable == "NO":
+            return
         db.execute_sql(f'CREATE SEQUENCE IF NOT EXISTS "{SEQUENCE}" OWNED BY "{TABLE}"."{COLUMN}"')
-        db.execute_sql(f"SELECT setval('\"{SEQUENCE}\"', GREATEST((SELECT max(\"{COLUMN}\") FROM \"{TABLE}\"),"
-                       f" (SELECT last_value FROM \"{SEQUENCE}\"), 1))")
+        db.execute_sql(f"SELECT setval('\"{SEQUENCE}\"', max(\"{COLUMN}\")) FROM \"{TABLE}\""
+                       f" HAVING max(\"{COLUMN}\") > 0")
         db.execute_sql(f'ALTER TABLE "{TABLE}" ALTER COLUMN "{COLUMN}" SET DEFAULT nextval(\'"{SEQUENCE}"\'),'
                        f' ALTER COLUMN "{COLUMN}" SET NOT NULL')
         return
