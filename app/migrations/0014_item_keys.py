@@ -3,9 +3,9 @@ instead of its text id, with their (item, id) index rebuilt on the key.
 
 The stored items are numbered in the order they were created. A record whose item is not stored (a
 bundle could restore records of items it did not hold) stops the upgrade before anything changes,
-naming the items: import them, or delete those records, then run the upgrade again. Both databases
-add and drop the columns in place (SQLite from 3.35 on); PostgreSQL keeps the dropped text in the
-rows until they are next written (`VACUUM FULL compatibility_change` gives its space back at once)."""
+naming the items: import them, or delete those records, then run the upgrade again. PostgreSQL
+changes the column's type (one rewrite of the table, as 0013); SQLite adds the key's column and
+drops the text's (from SQLite 3.35 on)."""
 
 
 def _columns(db, table):
@@ -33,11 +33,21 @@ def up(migrator, db):
     ensure_item_keys()
     if "item_id" not in _columns(db, records):
         return
+    if is_postgres():
+        # One rewrite of the table and its indexes, as 0013's: an UPDATE would leave every row's old
+        # version behind, and the dropped text in the new ones, until a VACUUM FULL.
+        db.execute_sql(f'CREATE FUNCTION pg_temp.item_key_of(text) RETURNS bigint LANGUAGE sql STABLE'
+                       f' AS $$ SELECT "key" FROM "{items}" WHERE "id" = $1 $$')
+        db.execute_sql(f'ALTER TABLE "{records}" ALTER COLUMN "item_id" TYPE bigint'
+                       ' USING pg_temp.item_key_of("item_id")')
+        db.execute_sql("DROP FUNCTION pg_temp.item_key_of(text)")
+        db.execute_sql(f'ALTER TABLE "{records}" RENAME COLUMN "item_id" TO "item_key"')
+        db.execute_sql(f'ALTER INDEX "{records}_item_id_id" RENAME TO "{records}_item_key_id"')
+        db.execute_sql(f'ALTER TABLE "{records}" ALTER COLUMN "item_key" SET NOT NULL')
+        return
     db.execute_sql(f'ALTER TABLE "{records}" ADD COLUMN "item_key" BIGINT')
     db.execute_sql(f'UPDATE "{records}" SET "item_key" = (SELECT i."key" FROM "{items}" i'
                    f' WHERE i."id" = "{records}"."item_id")')
     db.execute_sql(f'DROP INDEX IF EXISTS "{records}_item_id_id"')
-    db.execute_sql(f'ALTER TABLE "{records}" DROP COLUMN "item_id"')
+    db.execute_sql(f'ALTER TABLE "{records}" DROP COLUMN "item_id"')  # SQLite rewrites every row without it
     db.execute_sql(f'CREATE INDEX IF NOT EXISTS "{records}_item_key_id" ON "{records}" ("item_key", "id")')
-    if is_postgres():
-        db.execute_sql(f'ALTER TABLE "{records}" ALTER COLUMN "item_key" SET NOT NULL')
