@@ -45,7 +45,7 @@ def _from_to(before, after):
 
 C = CompatibilityChange
 # Read as plain rows (see list_history), never as models: building model instances was a large share of a page.
-# The item's id is its row's: a query of COLUMNS joins the items (with_item_ids).
+# The item's id is its row's: a query of COLUMNS joins the items (with_item_ids), or selects the id it has.
 COLUMNS = (C.id, Item.id, C.date_created, C.action, C.compatibility_id, C.product_id, C.universal, C.source,
            C.creation_source, C.note_from, C.note_to, C.note_status_from, C.note_status_to, C.restrictions_from,
            C.restrictions_to, C.actor_kind, C.actor_user_id, C.actor_client_id, C.request_id, C.job_id)
