@@ -48,8 +48,3 @@ def number_stored_items():
 def keys_of(item_ids):
     """{item id: key} of the stored items among `item_ids`."""
     return dict(select_in(Item, ["id", "key"], "id", list(item_ids)))
-
-
-def ids_of(keys):
-    """{key: item id} of the stored items with these keys."""
-    return dict(select_in(Item, ["key", "id"], "key", list(keys)))
