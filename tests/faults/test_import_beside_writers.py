@@ -14,12 +14,13 @@ import threading
 import pytest
 
 from app.db import connection
-from app.models import Compatibility, CompatibilityChange, Item
+from app.models import Compatibility
 from app.services.bundle import import_bundle
 from app.services.compat import deletes
 from tests.bundles import SELLER, TOKENS, base_bundle, item
 from tests.faults.test_import_during_writes import import_behind_a_write
 from tests.helpers import bearer
+from tests.history.helpers import item_records
 
 ITEMS, WINDOW, SHIFT, WRITERS, ROUNDS = 20, 500, 50, 4, 3
 POOL = WINDOW + SHIFT * ROUNDS
@@ -82,9 +83,7 @@ def replay_problems(item_id):
     """The differences between the item's rows and its history replayed, record by record: a
     CREATE of an id already there, an UPDATE or DELETE of one that is not, and the rows left."""
     state, problems = {}, []
-    for change in CompatibilityChange.select().join(Item, on=Item.key == CompatibilityChange.item_key).where(
-            Item.id == item_id).order_by(
-            CompatibilityChange.id):
+    for change in item_records(item_id):
         cid, action = change.compatibility_id, change.action
         if (action == "CREATE") == (cid in state):
             problems.append(f"{action} of {cid} {'present' if cid in state else 'absent'} (record {change.id})")

@@ -6,6 +6,12 @@ from app.models import Compatibility, CompatibilityChange, Item
 from tests.compat.compat_data import SELLER_H, url
 
 
+def item_records(item_id):
+    """The item's change records, oldest first, as models (read through the item's key)."""
+    return (CompatibilityChange.select().join(Item, on=Item.key == CompatibilityChange.item_key)
+            .where(Item.id == item_id).order_by(CompatibilityChange.id))
+
+
 def history(client, item_id="MLA100", headers=SELLER_H, **query):
     response = client.get(url(item_id, "/history"), query_string=query, headers=headers)
     assert response.status_code == 200, response.get_json()
@@ -30,8 +36,7 @@ def stored(run_db, item_id="MLA100"):
     def read():
         rows = sorted((c.id, c.product_id, c.note, c.note_status, c.restrictions)
                       for c in Compatibility.select().where(Compatibility.item == item_id))
-        changes = list(CompatibilityChange.select().join(Item, on=Item.key == CompatibilityChange.item_key)
-                       .where(Item.id == item_id).order_by(CompatibilityChange.id).dicts())
+        changes = list(item_records(item_id).dicts())
         return rows, changes
     return run_db(read)
 
