@@ -1,4 +1,4 @@
-"""Items get an integer key (app/services/items/queries.py), and the change records name their item by it
+"""Items get an integer key (app/services/row_keys/queries.py), and the change records name their item by it
 instead of its text id, with their (item, id) index rebuilt on the key.
 
 The stored items are numbered in the order they were created. A record whose item is not stored (a
@@ -15,7 +15,7 @@ def _columns(db, table):
 def up(migrator, db):
     from app.db import is_postgres
     from app.models import CompatibilityChange, Item
-    from app.services.items.queries import ensure_item_keys, number_stored_items
+    from app.services.row_keys.queries import ensure_keys, number_stored
 
     items, records = Item._meta.table_name, CompatibilityChange._meta.table_name
     if "item_id" in _columns(db, records):
@@ -28,9 +28,9 @@ def up(migrator, db):
                                "items, or delete their records, then run the upgrade again")
     if "key" not in _columns(db, items):
         db.execute_sql(f'ALTER TABLE "{items}" ADD COLUMN "key" BIGINT')
-    number_stored_items()
+    number_stored(Item, ('date_created', 'id'))
     db.execute_sql(f'CREATE UNIQUE INDEX IF NOT EXISTS "{items}_key" ON "{items}" ("key")')
-    ensure_item_keys()
+    ensure_keys(Item)
     if "item_id" not in _columns(db, records):
         return
     if is_postgres():

@@ -12,11 +12,11 @@ import os
 from playhouse.migrations import Runner
 
 from app.db import db
-from app.models import ALL_MODELS, Item
+from app.models import ALL_MODELS, Item, Product
 from app.models.search_index import ensure_search_index
 from app.services.compat.queries import ensure_item_statistics
-from app.services.items.queries import ensure_item_keys
 from app.services.notifications.feed import ensure_feed_column
+from app.services.row_keys.queries import ensure_keys
 
 MIGRATIONS_DIR = os.path.dirname(__file__)
 BASELINE = "0001_initial"
@@ -27,7 +27,8 @@ def create_tables():
     ensure_search_index()
     ensure_feed_column()
     ensure_item_statistics()
-    ensure_item_keys()
+    ensure_keys(Item)
+    ensure_keys(Product)
 
 
 def create_schema(migrations_dir=MIGRATIONS_DIR):

@@ -1,5 +1,5 @@
 """The catalog: domains, categories, the compatibility rules between domains, and products."""
-from peewee import BooleanField, CharField, ForeignKeyField, IntegerField
+from peewee import BigIntegerField, BooleanField, CharField, ForeignKeyField, IntegerField
 
 from app.models.base import BaseModel, CodeField, JSONField
 from app.models.common import Site
@@ -77,6 +77,9 @@ class RestrictionValue(BaseModel):
 class Product(BaseModel):
     """A catalog product; only child products (with a parent) can be made compatible."""
     id = CharField(primary_key=True, max_length=40)
+    # An integer the database gives the product when it is first stored, never changed nor reused
+    # (app/services/row_keys/queries.py): the compatibilities name their product by it.
+    key = BigIntegerField(null=True, unique=True)
     domain = ForeignKeyField(Domain, on_delete="CASCADE", index=False)
     site = ForeignKeyField(Site, on_delete="CASCADE", index=False)
     name = CharField(max_length=300)

@@ -16,7 +16,7 @@ def new_state_token():
 class Item(BaseModel):
     id = CharField(primary_key=True, max_length=40)
     # An integer the database gives the item when it is first stored, never changed nor reused
-    # (app/services/items/queries.py): the change records name the item by it.
+    # (app/services/row_keys/queries.py): the compatibilities and change records name the item by it.
     key = BigIntegerField(null=True, unique=True)
     site = ForeignKeyField(Site, on_delete="CASCADE", index=False)
     title = CharField(max_length=300)

@@ -17,8 +17,10 @@ from app.models import (
 from app.services.auth import tokens as auth
 from app.services.bundle import BundleError, export_bundle, import_bundle
 from app.services.compat.item_state import refresh_items
+from app.services.row_keys.lookups import item_key_of
 from tests.bundle_data import full_bundle, row_counts
 from tests.bundles import SELLER, TOKENS, base_bundle, item
+from tests.compat.compat_data import compatibility_rows
 
 
 def problems_of(run_db, bundle):
@@ -205,7 +207,8 @@ def test_item_state_refresh_writes_only_the_items_whose_state_changed(load_bundl
     assert run_db(refresh_items, ids, True) == 0  # recounted, all as stored: nothing written
     assert run_db(refresh_items, None) == 0
     assert run_db(row_versions) == versions
-    run_db(lambda: Compatibility.delete().where(Compatibility.item == "MLA100").execute())  # behind its back
+    # Behind its back:
+    run_db(lambda: Compatibility.delete().where(Compatibility.item == item_key_of("MLA100")).execute())
     assert run_db(refresh_items, ids) == 1
     assert run_db(lambda: Item.get_by_id("MLA100").compatibilities_count) == 0
     assert run_db(refresh_items, ids) == 0
@@ -345,18 +348,17 @@ def test_compatibilities_without_an_id_get_time_ordered_uuids(load_bundle, run_d
     import time
     import uuid
 
-    from app.models import Compatibility
 
     bundle = full_bundle()
     load_bundle(bundle)
-    first = dict(run_db(lambda: {(c.item_id, c.product_id): c.id for c in Compatibility.select()}))
+    first = dict(run_db(lambda: {(c.item_id, c.product_id): c.id for c in compatibility_rows()}))
     made = first[("MLA100", "MLA90002")]
     assert first[("MLA100", "MLA90001")] == bundle["compatibilities"][0]["id"]  # given ids stay as given
     assert uuid.UUID(made).version == 7 and str(uuid.UUID(made)) == made
     time.sleep(0.002)
     load_bundle({"compatibilities": [{"item_id": "MLA100", "product_id": "MLA90002"},
                                      {"item_id": "MLA101", "product_id": "MLA90002"}]})
-    second = dict(run_db(lambda: {(c.item_id, c.product_id): c.id for c in Compatibility.select()}))
+    second = dict(run_db(lambda: {(c.item_id, c.product_id): c.id for c in compatibility_rows()}))
     assert second[("MLA100", "MLA90002")] == made
     later = second[("MLA101", "MLA90002")]
     assert uuid.UUID(later).version == 7 and later > max(first[("MLA100", "MLA90002")], first[("MLA102", None)])
@@ -373,7 +375,7 @@ def test_imported_timestamps_are_stored_exactly_given_or_as_the_imports_time(loa
     finished = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
 
     def stored():
-        rows = {c.product_id: c.date_created for c in Compatibility.select()}
+        rows = {c.product_id: c.date_created for c in compatibility_rows()}
         changes = {c.date_created for c in CompatibilityChange.select()}
         return rows, changes
 

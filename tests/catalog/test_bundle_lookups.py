@@ -4,10 +4,11 @@ list as an array."""
 import pytest
 
 from app.db import db, is_postgres
-from app.models import Compatibility, Domain, Site
+from app.models import Domain, Site
 from app.services.bundle import compatibilities, sql
 from app.services.bundle.sql import any_of, index_lookups, select_in
 from tests.bundle_data import full_bundle
+from tests.compat.compat_data import compatibility_rows
 from tests.helpers import recorded_statements
 
 ODD_IDS = ["MLA-A,B", "", "MLA-{X}", 'MLA-"Q"', "MLA-\\Z", "MLA-Ñandú"]
@@ -108,8 +109,8 @@ def test_index_lookups_turn_table_scans_off_for_the_block_only(run_db):
 
 def test_an_imports_stored_compatibilities_are_read_without_table_scans(load_bundle, run_db, monkeypatch):
     load_bundle(full_bundle())
-    stored = run_db(lambda: {(c.item_id, c.product_id): c.id for c in Compatibility.select()})
-    items = {item_id for item_id, _ in stored}
+    stored = run_db(lambda: {(c.item_key, c.product_key): c.id for c in compatibility_rows()})
+    items = {item_key for item_key, _ in stored}
     settings = []
     real_select_in = compatibilities.select_in
 
@@ -118,6 +119,6 @@ def test_an_imports_stored_compatibilities_are_read_without_table_scans(load_bun
         return real_select_in(*args, **kwargs)
 
     monkeypatch.setattr(compatibilities, "select_in", spying)
-    found = run_db(lambda: db.atomic()(compatibilities._stored_compatibility_ids)(items | {"MLA-NO-SUCH-ITEM"}))
+    found = run_db(lambda: db.atomic()(compatibilities._stored_compatibility_ids)(items | {999_999_999}))
     assert found == stored and stored
     assert settings == (["off"] if run_db(is_postgres) else [None])

@@ -5,18 +5,18 @@ import pytest
 from peewee import IntegrityError
 
 from app.db import db, is_postgres, write_transaction
-from app.models import Compatibility
+from app.models import Compatibility, Item, Product
 from app.services.bundle import bulk, import_bundle
 from app.services.bundle.compatibilities import COMPATIBILITY_FIELDS
 from app.services.bundle.sql import insert_rows
 from tests.bundle_data import full_bundle
 from tests.bundles import vehicle_products
+from tests.compat.compat_data import compatibility_rows
 from tests.helpers import recorded_statements
 
 
 def stored():
-    return sorted(Compatibility.select(Compatibility.item, Compatibility.product, Compatibility.universal,
-                                       Compatibility.domain_id).tuples(), key=repr)
+    return sorted(((c.item_id, c.product_id, c.universal) for c in compatibility_rows()), key=repr)
 
 
 def large_bundle():
@@ -42,7 +42,7 @@ def test_a_large_load_stores_the_same_rows_either_way(load_bundle, run_db, monke
     else:
         assert switched == []
     expected = {("MLA100", p["id"]) for p in vehicle_products() if p.get("parent_id")}
-    assert {(i, p) for i, p, _, _ in run_db(stored) if i == "MLA100"} == expected
+    assert {(i, p) for i, p, _ in run_db(stored) if i == "MLA100"} == expected
 
 
 def recorded_load(bundle):
@@ -51,9 +51,17 @@ def recorded_load(bundle):
     return seen
 
 
-def _new_rows(item_id, product_id):
-    return [("00000000-0000-7000-8000-000000000001", item_id, product_id, False, "MLA-CARS_AND_VANS", "SELLER",
-             "DEFAULT", None, None, None, "2026-01-01 00:00:00")]
+NO_SUCH_KEY = 999_999_999
+
+
+def _new_rows(item_key, product_key):
+    return [("00000000-0000-7000-8000-000000000001", item_key, product_key, False, "SELLER", "DEFAULT", None, None,
+             None, "2026-01-01 00:00:00")]
+
+
+def _keys(product_id):
+    """(the key of the item MLA103, the key of the product)."""
+    return Item.get_by_id("MLA103").key, Product.get_by_id(product_id).key
 
 
 def bulk_insert(rows):
@@ -67,25 +75,26 @@ def test_a_reference_missing_at_copy_time_fails_and_writes_nothing(load_bundle, 
     load_bundle(full_bundle())
     before = run_db(stored)
     child = next(p["id"] for p in vehicle_products() if p.get("parent_id"))
+    item_key, product_key = run_db(_keys, child)
 
     def copy(rows):
         with write_transaction():
             with bulk.references_locked(Compatibility, COMPATIBILITY_FIELDS, rows):
                 bulk_insert(rows)
 
-    with pytest.raises(IntegrityError, match="MLA-NO-SUCH-ITEM"):
-        run_db(copy, _new_rows("MLA-NO-SUCH-ITEM", child))
-    with pytest.raises(IntegrityError, match="MLA-NO-SUCH-PRODUCT"):
-        run_db(copy, _new_rows("MLA103", "MLA-NO-SUCH-PRODUCT"))
+    with pytest.raises(IntegrityError, match=f'item_key .{NO_SUCH_KEY}. not present in table "item"'):
+        run_db(copy, _new_rows(NO_SUCH_KEY, product_key))
+    with pytest.raises(IntegrityError, match=f'product_key .{NO_SUCH_KEY}. not present in table "product"'):
+        run_db(copy, _new_rows(item_key, NO_SUCH_KEY))
     assert run_db(stored) == before
 
     def row_checks_back_on():
         with write_transaction():
-            with bulk.references_locked(Compatibility, COMPATIBILITY_FIELDS, _new_rows("MLA103", child)):
-                bulk_insert(_new_rows("MLA103", child))
+            with bulk.references_locked(Compatibility, COMPATIBILITY_FIELDS, _new_rows(item_key, product_key)):
+                bulk_insert(_new_rows(item_key, product_key))
             # After the block the constraint's own trigger checks again, in the same transaction.
-            Compatibility.insert(id="00000000-0000-7000-8000-999999999999", item="MLA103",
-                                 product="MLA-NO-SUCH-PRODUCT", domain_id=None).execute()
+            Compatibility.insert(id="00000000-0000-7000-8000-999999999999", item=item_key,
+                                 product=NO_SUCH_KEY).execute()
 
     with pytest.raises(IntegrityError, match="foreign key"):
         run_db(row_checks_back_on)

@@ -5,10 +5,9 @@ import json
 
 import pytest
 
-from app.models import Compatibility
 from tests.bundles import SELLER, TOKENS
 from tests.clients.wire import post_chunked
-from tests.compat.compat_data import SELLER_H, compat, seeded_bundle
+from tests.compat.compat_data import SELLER_H, compat, compatibility_rows, seeded_bundle
 
 
 @pytest.fixture(autouse=True)
@@ -23,8 +22,7 @@ def created(response):
 
 
 def sources(run_db, item_id="MLA101"):
-    return run_db(lambda: sorted((c.product_id, c.creation_source) for c in
-                                 Compatibility.select().where(Compatibility.item == item_id)))
+    return run_db(lambda: sorted((c.product_id, c.creation_source) for c in compatibility_rows(item_id)))
 
 
 ADD = json.dumps({"products": [{"id": "MLA90003", "creation_source": "DEFAULT"}]}).encode()

@@ -1,4 +1,7 @@
 """Shared helpers and data for the compatibility write and read tests."""
+from peewee import JOIN
+
+from app.models import Compatibility, Item, Product
 from tests.bundles import MLB_SELLER, OTHER_SELLER, POSITION_VALUES, SELLER, TOKENS, base_bundle
 from tests.helpers import bearer
 
@@ -95,3 +98,12 @@ def full_bundle(**seeds):
                         item("MLA105", "MLA1747", "MLA-BRAKE_PADS", status="closed"),
                         item("MLB301", "MLB2201", "MLB-BRAKE_PADS", site="MLB")]
     return bundle
+
+
+def compatibility_rows(item_id=None):
+    """The stored compatibility rows (of the item `item_id`, or all), each with its item's and its
+    product's text ids as `item_id` and `product_id` (the rows hold their keys)."""
+    query = (Compatibility.select(Compatibility, Item.id.alias("item_id"), Product.id.alias("product_id"))
+             .join(Item, on=(Item.key == Compatibility.item))
+             .join(Product, JOIN.LEFT_OUTER, on=(Product.key == Compatibility.product), src=Compatibility))
+    return list((query if item_id is None else query.where(Item.id == item_id)).objects())

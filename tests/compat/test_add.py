@@ -1,7 +1,7 @@
 """Endpoint 8: adding compatibilities by product, group and family, and every error of its table."""
 import pytest
 
-from app.models import Compatibility, Item, Suggestion
+from app.models import Item, Suggestion
 from tests.compat.compat_data import (
     GOL,
     GOL_2010,
@@ -10,6 +10,7 @@ from tests.compat.compat_data import (
     SELLER_H,
     VW,
     compat,
+    compatibility_rows,
     family,
     full_bundle,
     listing,
@@ -57,13 +58,13 @@ def test_product_named_twice_in_one_request_is_created_once(client, run_db):
                              "products_group": [{"ids": ["MLA90001"], "creation_source": "DEFAULT",
                                                  "note": "second"}]})
     assert response.get_json()["created_compatibilities_count"] == 1
-    notes = run_db(lambda: [c.note for c in Compatibility.select().where(Compatibility.item == "MLA100")])
+    notes = run_db(lambda: [c.note for c in compatibility_rows("MLA100")])
     assert notes == ["first"]
 
 
 def test_creation_source_is_stored_and_new_note_is_pending(client, run_db):
     post(client, {"products": [product("MLA90001", source="NEW_VEHICLES", note="Solo ABS")]})
-    row = run_db(lambda: Compatibility.get(Compatibility.item == "MLA100"))
+    row = run_db(lambda: compatibility_rows("MLA100")[0])
     assert (row.creation_source, row.source, row.note_status) == ("NEW_VEHICLES", "SELLER", "PENDING")
 
 

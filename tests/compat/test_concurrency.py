@@ -4,8 +4,7 @@ import threading
 
 import pytest
 
-from app.models import Compatibility
-from tests.compat.compat_data import GOL, SELLER_H, full_bundle, product, url
+from tests.compat.compat_data import GOL, SELLER_H, compatibility_rows, full_bundle, product, url
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +31,7 @@ def run_together(app, requests):
 
 
 def compatibilities(run_db, item_id):
-    return run_db(lambda: list(Compatibility.select().where(Compatibility.item == item_id)))
+    return run_db(lambda: compatibility_rows(item_id))
 
 
 def test_concurrent_adds_never_pass_the_per_item_limit(app, run_db):

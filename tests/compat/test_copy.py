@@ -1,9 +1,20 @@
 """Endpoint 9 and PUT create.item_to_copy: copying another item's compatibilities (rule 4)."""
 import pytest
 
-from app.models import Compatibility, RestrictionAttribute, RestrictionValue
+from app.models import RestrictionAttribute, RestrictionValue
 from tests.bundles import OTHER_SELLER, item
-from tests.compat.compat_data import FRONT, OTHER_H, SELLER_H, compat, full_bundle, listing, position, product, url
+from tests.compat.compat_data import (
+    FRONT,
+    OTHER_H,
+    SELLER_H,
+    compat,
+    compatibility_rows,
+    full_bundle,
+    listing,
+    position,
+    product,
+    url,
+)
 from tests.helpers import assert_error
 
 SOURCE = [compat("MLA101", "MLA90001", note="Solo ABS", note_status="APPROVED", restrictions=position([FRONT])),
@@ -25,7 +36,7 @@ def copy(client, source, target="MLA100", extended=False, headers=SELLER_H):
 
 
 def rows(run_db, item_id):
-    return run_db(lambda: {c.product_id: c for c in Compatibility.select().where(Compatibility.item == item_id)})
+    return run_db(lambda: {c.product_id: c for c in compatibility_rows(item_id)})
 
 
 def test_copy_into_an_item_without_compatibilities_copies_all(client, run_db):

@@ -1,8 +1,8 @@
 """Endpoints 16 to 18: deleting one, all, or by family; catalog compatibilities are kept."""
 import pytest
 
-from app.models import Compatibility, Item
-from tests.compat.compat_data import OTHER_H, SELLER_H, compat, full_bundle, url
+from app.models import Item
+from tests.compat.compat_data import OTHER_H, SELLER_H, compat, compatibility_rows, full_bundle, url
 from tests.helpers import assert_error
 
 IDS = {n: f"00000000-0000-4000-8000-{n:012d}" for n in range(1, 8)}
@@ -19,8 +19,7 @@ def loaded(load_bundle):
 
 
 def products(run_db, item_id="MLA100"):
-    return sorted(c.product_id for c in run_db(lambda: list(Compatibility.select().where(
-        Compatibility.item == item_id))))
+    return sorted(c.product_id for c in run_db(lambda: compatibility_rows(item_id)))
 
 
 def vw_family(**extra):

@@ -1,7 +1,7 @@
 """Endpoint 10: create, update and delete in one transaction, with the echo."""
 import pytest
 
-from app.models import Compatibility, RestrictionAttribute, RestrictionValue
+from app.models import RestrictionAttribute, RestrictionValue
 from tests.compat.compat_data import (
     FRONT,
     GOL,
@@ -9,6 +9,7 @@ from tests.compat.compat_data import (
     REAR,
     SELLER_H,
     compat,
+    compatibility_rows,
     family,
     full_bundle,
     listing,
@@ -33,7 +34,7 @@ def put(client, body, item_id="MLA100", headers=SELLER_H):
 
 
 def rows(run_db, item_id="MLA100"):
-    return run_db(lambda: {c.product_id: c for c in Compatibility.select().where(Compatibility.item == item_id)})
+    return run_db(lambda: {c.product_id: c for c in compatibility_rows(item_id)})
 
 
 def test_create_update_and_delete_in_one_call_with_the_echo(client, run_db):

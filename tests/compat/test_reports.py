@@ -217,5 +217,5 @@ def test_postgresql_counts_the_items_of_compatibilities_as_a_share_of_the_rows(r
     def planner_count():
         db.execute_sql('ANALYZE "compatibility"')
         return db.execute_sql("SELECT n_distinct FROM pg_stats WHERE schemaname = current_schema()"
-                              " AND tablename = 'compatibility' AND attname = 'item_id'").fetchone()[0]
+                              " AND tablename = 'compatibility' AND attname = 'item_key'").fetchone()[0]
     assert run_db(planner_count) == ITEM_SHARE

@@ -2,8 +2,7 @@
 at most 4 groups of at most 4 values, no repeated group."""
 import pytest
 
-from app.models import Compatibility
-from tests.compat.compat_data import FRONT, REAR, SELLER_H, full_bundle, position, product, url
+from tests.compat.compat_data import FRONT, REAR, SELLER_H, compatibility_rows, full_bundle, position, product, url
 from tests.helpers import assert_error
 
 
@@ -19,7 +18,7 @@ def add(client, restrictions, item_id="MLA100", pid="MLA90001"):
 def test_valid_restrictions_are_stored_with_the_catalog_names(client, run_db):
     response = add(client, position([{"value_id": FRONT["value_id"], "value_name": "whatever"}], [FRONT, REAR]))
     assert response.status_code == 200, response.get_json()
-    stored = run_db(lambda: Compatibility.get(Compatibility.item == "MLA100").restrictions)
+    stored = run_db(lambda: compatibility_rows("MLA100")[0].restrictions)
     assert stored == position([FRONT], [FRONT, REAR])
 
 

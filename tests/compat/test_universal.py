@@ -1,8 +1,8 @@
 """Universal compatibility (rule 3 and the "Universal compatibility" error table)."""
 import pytest
 
-from app.models import Compatibility, Item
-from tests.compat.compat_data import OTHER_H, SELLER_H, compat, full_bundle, listing, product, url
+from app.models import Item
+from tests.compat.compat_data import OTHER_H, SELLER_H, compat, compatibility_rows, full_bundle, listing, product, url
 from tests.helpers import assert_error
 
 SPEC_MESSAGE = "check details to satisfy validations"
@@ -23,7 +23,7 @@ def test_universal_is_one_compatibility_counted_once(client, run_db):
     assert response.status_code == 200 and response.get_json() == {"created_compatibilities_count": 1}
     again = post(client, {"universal": True})
     assert again.status_code == 200 and again.get_json() == {"created_compatibilities_count": 0}
-    rows = run_db(lambda: list(Compatibility.select().where(Compatibility.item == "MLA102")))
+    rows = run_db(lambda: compatibility_rows("MLA102"))
     assert len(rows) == 1 and rows[0].universal and rows[0].product_id is None
     item = run_db(lambda: Item.get_by_id("MLA102"))
     assert item.is_universal and item.compatibilities_count == 1
@@ -95,7 +95,7 @@ def test_universal_is_removed_by_delete_all(client, run_db):
 def test_universal_is_removed_by_its_id(client, run_db):
     post(client, UNIVERSAL)
     universal_id = listing(client, "MLA102")["universal"]["id"]
-    assert universal_id == run_db(lambda: Compatibility.get(Compatibility.item == "MLA102").id)
+    assert universal_id == run_db(lambda: compatibility_rows("MLA102")[0].id)
     response = client.delete(url("MLA102", f"/{universal_id}"), headers=SELLER_H)
     assert response.status_code == 200 and response.get_json() == {"deleted_compatibilities": [universal_id]}
     assert listing(client, "MLA102") == {"products": [], "catalog_compatibilities_count": 0}

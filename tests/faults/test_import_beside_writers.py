@@ -18,6 +18,7 @@ from app.models import Compatibility
 from app.services.bundle import import_bundle
 from app.services.compat import deletes
 from tests.bundles import SELLER, TOKENS, base_bundle, item
+from tests.compat.compat_data import compatibility_rows
 from tests.faults.test_import_during_writes import import_behind_a_write
 from tests.helpers import bearer
 from tests.history.helpers import item_records
@@ -93,7 +94,7 @@ def replay_problems(item_id):
             state[cid] = (change.product_id, bool(change.universal), change.source, change.creation_source,
                           change.note_to, change.note_status_to, change.restrictions_to)
     rows = {c.id: (c.product_id, bool(c.universal), c.source, c.creation_source, c.note, c.note_status,
-                   c.restrictions) for c in Compatibility.select().where(Compatibility.item == item_id)}
+                   c.restrictions) for c in compatibility_rows(item_id)}
     if rows != state:
         extra, missing = rows.keys() - state.keys(), state.keys() - rows.keys()
         changed = [cid for cid in rows.keys() & state.keys() if rows[cid] != state[cid]]

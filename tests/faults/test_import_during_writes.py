@@ -34,8 +34,8 @@ def stale_items():
     """Items whose stored state differs from one recomputed from the rows (recomputed in a
     transaction that is rolled back), or whose count is not their number of compatibilities."""
     stored = derived_state()
-    counted = dict(Compatibility.select(Compatibility.item, fn.COUNT(Compatibility.id))
-                   .group_by(Compatibility.item).tuples())
+    counted = dict(Compatibility.select(Item.id, fn.COUNT(Compatibility.id))
+                   .join(Item, on=(Item.key == Compatibility.item)).group_by(Item.id).tuples())
     with db.atomic() as transaction:
         refresh_items(None)
         fresh = derived_state()

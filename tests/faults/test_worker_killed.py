@@ -19,9 +19,10 @@ import pytest
 
 from app.db import connection, db
 from app.migrations import create_schema
-from app.models import Compatibility, Item
+from app.models import Item
 from app.services.bundle import import_bundle
 from tests.bundles import SELLER, TOKENS, base_bundle
+from tests.compat.compat_data import compatibility_rows
 from tests.gunicorn_util import Gunicorn, fresh_database
 from tests.helpers import BACKENDS, bearer, make_app
 
@@ -92,8 +93,8 @@ def stored(url):
     app = make_app(url)
     with app.app_context(), connection():
         products = {}
-        for item_id, product_id in Compatibility.select(Compatibility.item, Compatibility.product).tuples():
-            products.setdefault(item_id, set()).add(product_id)
+        for row in compatibility_rows():
+            products.setdefault(row.item_id, set()).add(row.product_id)
         counts = {item.id: (item.compatibilities_count, len(products.get(item.id, ())))
                   for item in Item.select().where(Item.id.in_(ITEMS))}
     if hasattr(db.obj, "close_all"):

@@ -2,8 +2,8 @@
 import threading
 import uuid
 
-from app.models import Compatibility, CompatibilityChange, Item
-from tests.compat.compat_data import SELLER_H, url
+from app.models import CompatibilityChange, Item
+from tests.compat.compat_data import SELLER_H, compatibility_rows, url
 
 
 def item_records(item_id):
@@ -35,7 +35,7 @@ def stored(run_db, item_id="MLA100"):
     """(compatibility rows, change records) of the item, straight from the database."""
     def read():
         rows = sorted((c.id, c.product_id, c.note, c.note_status, c.restrictions)
-                      for c in Compatibility.select().where(Compatibility.item == item_id))
+                      for c in compatibility_rows(item_id))
         changes = list(item_records(item_id).dicts())
         return rows, changes
     return run_db(read)

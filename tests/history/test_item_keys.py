@@ -8,9 +8,11 @@ from app.db import db, is_postgres
 from app.migrations import create_schema
 from app.models import CompatibilityChange, Item
 from app.services.bundle import BundleError
-from app.services.items.queries import ensure_item_keys
+from app.services.row_keys.queries import ensure_keys
 from tests.bundles import item
 from tests.compat.compat_data import SELLER_H, compat, full_bundle, product, url
+from tests.compat.test_compatibility_keys import MIGRATION as COMPATIBILITY_KEYS
+from tests.compat.test_compatibility_keys import as_before_the_keys as as_before_the_compatibility_keys
 from tests.compat.test_word_codes import MIGRATION as WORDS_MIGRATION
 from tests.compat.test_word_codes import _as_words
 
@@ -28,7 +30,8 @@ def _record_columns():
 
 def _as_before_the_keys(unstored_item=None):
     """The items without their key and the records naming their item by its text id, as before 0014
-    (plus a record of `unstored_item`, an item that is not stored, when given)."""
+    (plus a record of `unstored_item`, an item that is not stored, when given), and so before 0015."""
+    as_before_the_compatibility_keys()
     db.execute_sql(f'ALTER TABLE "{RECORDS}" ADD COLUMN "item_id" VARCHAR(40)')
     db.execute_sql(f'UPDATE "{RECORDS}" SET "item_id" = (SELECT i."id" FROM "{ITEMS}" i'
                    f' WHERE i."key" = "{RECORDS}"."item_key")')
@@ -92,7 +95,8 @@ def test_migration_numbers_the_items_and_rewrites_the_records(client, run_db, lo
     before = _written(client, load_bundle)
     run_db(lambda: db.atomic()(_as_before_the_keys)())
     assert "item_id" in run_db(_record_columns)
-    assert run_db(create_schema) == [MIGRATION]  # first: the tests after this one need this code's schema
+    # First: the tests after this one need this code's schema.
+    assert run_db(create_schema) == [MIGRATION, COMPATIBILITY_KEYS]
     assert (_history(client), _history(client, "MLA101")) == before
     keys = run_db(lambda: [key for _, key in Item.select(Item.id, Item.key)
                            .order_by(Item.date_created, Item.id).tuples()])
@@ -114,7 +118,7 @@ def test_migration_stops_on_a_record_of_an_item_not_stored_and_changes_nothing(c
         assert "item_id" in run_db(_record_columns)
     finally:  # as the message says; the database is then this code's again for the tests after this one
         run_db(db.execute_sql, f"DELETE FROM \"{RECORDS}\" WHERE \"item_id\" = 'MLA777'")
-        assert run_db(create_schema) == [MIGRATION]
+        assert run_db(create_schema) == [MIGRATION, COMPATIBILITY_KEYS]
     assert "item_id" not in run_db(_record_columns)
 
 
@@ -124,7 +128,7 @@ def test_a_database_two_releases_behind_takes_both_migrations(client, run_db, lo
     before = _written(client, load_bundle)
     run_db(lambda: db.atomic()(_as_words)())
     run_db(lambda: db.atomic()(_as_before_the_keys)())
-    assert run_db(create_schema) == [WORDS_MIGRATION, MIGRATION]
+    assert run_db(create_schema) == [WORDS_MIGRATION, MIGRATION, COMPATIBILITY_KEYS]
     assert (_history(client), _history(client, "MLA101")) == before
     assert "item_id" not in run_db(_record_columns)
 
@@ -140,5 +144,5 @@ def test_keys_in_place_are_not_altered_again_while_the_service_reads_items(app, 
         def ensure_quickly():
             with db.atomic():
                 db.execute_sql("SET LOCAL lock_timeout = '300ms'")
-                ensure_item_keys()
+                ensure_keys(Item)
         run_db(ensure_quickly)

@@ -7,9 +7,10 @@ import time
 import pytest
 
 from app.db import connection, write_transaction
+from app.models import Item
 from app.services.history.record import CREATE, who, write_records
 from app.services.history.scope import OPERATOR, Actor, ChangeScope
-from app.services.items.queries import keys_of
+from app.services.row_keys.queries import keys_of
 from tests.helpers import pg_admin
 from tests.notifications.conftest import AUTH, add_vehicle, feed_page
 
@@ -19,7 +20,7 @@ ITEMS = ["MLA100", "MLA101", "MLA102", "MLA103"]
 
 def _write(app, writer, n, committed, lock):
     with app.app_context(), connection():
-        key = keys_of([ITEMS[writer]])[ITEMS[writer]]
+        key = keys_of(Item, [ITEMS[writer]])[ITEMS[writer]]
         with write_transaction():
             rows = [(key, f"{writer:08x}-{n:04x}-{k:04x}-8000-000000000000", CREATE, "MLA90001", False, "SELLER",
                      "DEFAULT", None, None, None, None, None, None, *who(ChangeScope(Actor(OPERATOR))))

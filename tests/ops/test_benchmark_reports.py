@@ -21,7 +21,7 @@ def test_the_size_report_divides_the_compatibility_and_history_bytes_by_the_comp
         assert by_name["compatibility"][:2] == ("table", "compatibility")
         assert by_name["compatibility_change"][:2] == ("table", "compatibility_change")
         indexes = [name for name, (kind, table, _) in by_name.items() if kind == "index" and table == "compatibility"]
-        assert "compatibility_item_id_product_id" in indexes and len(indexes) >= 3
+        assert "compatibility_item_key_product_key" in indexes and len(indexes) >= 3
         assert set(report["density"]) >= set(indexes)
         assert all(0 < density <= 100 for density in report["density"].values())
         per = size.per_compatibility(report)

@@ -137,8 +137,9 @@ def delete_one(seed):
 
 def read_rows(database_url):
     """(id, product_id, universal) of the item, straight from the database."""
-    sql = (f'SELECT id, product_id, universal FROM "{Compatibility._meta.table_name}" '
-           "WHERE item_id = %s")
+    sql = (f'SELECT c.id, p.id, c.universal FROM "{Compatibility._meta.table_name}" c'
+           ' JOIN "item" i ON i."key" = c.item_key LEFT JOIN "product" p ON p."key" = c.product_key'
+           " WHERE i.id = %s")
     if database_url.startswith("sqlite"):
         with sqlite3.connect(database_url[len("sqlite:///"):]) as conn:
             rows = conn.execute(sql.replace("%s", "?"), (ITEM,)).fetchall()

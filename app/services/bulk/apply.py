@@ -16,6 +16,7 @@ from app.services.catalog.text_normalize import value_key
 from app.services.compat.context import CatalogReads, ItemContext, load_rules, loadable_domain_ids, lock_item
 from app.services.compat.plans import family_products, resolve_products
 from app.services.compat.restrictions import RestrictionCatalog
+from app.services.row_keys.lookups import product_id_of
 from schemas.bulk import ADD, DELETE
 from schemas.vocabulary import DEFAULT, SELLER
 
@@ -118,8 +119,8 @@ def _replacement(item_id, row, limits, reads):
         wanted.update(resolve_products(ctx, [p["id"] for p in create["products"]], "create.products"))
     for i, family in enumerate(create.get("products_families", ())):
         wanted.update(family_products(ctx, family, f"create.products_families.{i}", limits))
-    stored = list(Compatibility.select(Compatibility.product, Compatibility.universal)
-                  .where(Compatibility.item == item_id, Compatibility.source == SELLER).tuples())
+    stored = list(Compatibility.select(product_id_of(Compatibility.product), Compatibility.universal)
+                  .where(Compatibility.item == ctx.item.key, Compatibility.source == SELLER).tuples())
     body = {"delete": {"products": [{"id": pid} for pid, universal in stored if not universal and pid not in wanted],
                        "universal": any(universal for _, universal in stored) and not row.get("universal")}}
     kept = {pid for pid, universal in stored if not universal and pid in wanted}

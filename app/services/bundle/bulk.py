@@ -37,10 +37,16 @@ def stored_rows_estimate(table):
 
 def _secondary_indexes(table):
     """(name, definition) of the table's indexes that back no constraint (the primary key and
-    constraints stay; SQLite gives those no definition of their own)."""
+    constraints stay; SQLite gives those no definition of their own), nor another table's foreign key
+    (its unique index on the columns a foreign key names: SQLite refuses to write the referencing
+    table without it, PostgreSQL's constraint depends on it)."""
     if not is_postgres():
-        return db.execute_sql("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?"
-                              " AND sql IS NOT NULL ORDER BY name", (table,)).fetchall()
+        referenced = {(fk.dest_column,) for other in db.get_tables() for fk in db.get_foreign_keys(other)
+                      if fk.dest_table == table}
+        columns = {index.name: tuple(index.columns) for index in db.get_indexes(table)}
+        return [(name, sql) for name, sql in db.execute_sql(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?"
+            " AND sql IS NOT NULL ORDER BY name", (table,)).fetchall() if columns.get(name) not in referenced]
     return db.execute_sql(
         "SELECT i.relname, pg_get_indexdef(x.indexrelid) FROM pg_index x"
         " JOIN pg_class i ON i.oid = x.indexrelid"

@@ -9,6 +9,8 @@ Secrets cannot be exported, since only their hashes are stored:
 """
 from itertools import groupby
 
+from peewee import JOIN
+
 from app.models import (
     Application,
     Category,
@@ -174,10 +176,14 @@ def items():
 
 def compatibilities():
     out = []
-    for c in _rows(Compatibility.select().order_by(
-            Compatibility.item, Compatibility.product.asc(nulls="FIRST"), Compatibility.id)):
-        record = {"id": c["id"], "item_id": c["item"]}
-        record.update({"universal": True} if c["universal"] else {"product_id": c["product"]})
+    # Named by their text ids, in their order: the rows hold the item's and the product's keys.
+    query = (Compatibility.select(Compatibility, Item.id.alias("item_id"), Product.id.alias("product_id"))
+             .join(Item, on=(Item.key == Compatibility.item))
+             .join(Product, JOIN.LEFT_OUTER, on=(Product.key == Compatibility.product), src=Compatibility)
+             .order_by(Item.id, Product.id.asc(nulls="FIRST"), Compatibility.id))
+    for c in _rows(query):
+        record = {"id": c["id"], "item_id": c["item_id"]}
+        record.update({"universal": True} if c["universal"] else {"product_id": c["product_id"]})
         record.update(source=c["source"], creation_source=c["creation_source"], note=c["note"],
                       note_status=c["note_status"], restrictions=c["restrictions"],
                       date_created=iso(c["date_created"]))

@@ -25,8 +25,8 @@ class Table:
         self.rows = {}
         self.wanted = set()
 
-    def add(self, key, **fields):
-        self.rows[key] = fields
+    def add(self, row_id, /, **fields):
+        self.rows[row_id] = fields
 
     def want(self, key):
         self.want_all({key})

@@ -60,8 +60,8 @@ class Ref:
 class Lookup:
     """The section's records by key, for the references that point to them (`name` is the word the
     problems use: "unknown domain X"): the bundle's own records first (unless not `registered`),
-    then the stored rows of `model`. `columns` are the fields the checks read, named as in the
-    record and as the model's attributes."""
+    then the stored rows of `model`. `columns` are the fields the checks and loaders read, named as
+    in the record and as the model's attributes (the integer `key` only the stored rows give)."""
     name: str
     model: type
     columns: tuple = ()
@@ -138,13 +138,15 @@ SECTIONS = (
             references=(Ref("main_domain_id", "domain"), Ref("secondary_domain_id", "domain"))),
     Section("products", schemas.BundleProductSchema, products.load_products, export.products, key=("id",),
             references=(DOMAIN, Ref("site_id", "site", required=False), Ref("parent_id", "product", required=False)),
-            check=references.check_products, lookup=Lookup("product", Product, ("site_id", "domain_id", "parent_id")),
+            check=references.check_products,
+            lookup=Lookup("product", Product, ("site_id", "domain_id", "parent_id", "key")),
             writes=(Product, ProductAttribute, FinderDomain, FinderFacet, FinderPairFacet),
             vacuumed=(Product, ProductAttribute, FinderFacet, FinderPairFacet)),
     Section("items", schemas.BundleItemSchema, load.load_items, export.items, key=("id",),
             references=(SITE, Ref("seller_id", "user"), Ref("category_id", "category", same_site=True),
                         Ref("domain_id", "domain", same_site=True), Ref("currency_id", "currency", required=False)),
-            lookup=Lookup("item", Item, ("site_id", "domain_id", "category_id")), writes=(Item,), item_field="id",
+            lookup=Lookup("item", Item, ("site_id", "domain_id", "category_id", "key")), writes=(Item,),
+            item_field="id",
             feeds_predictor=True),
     Section("compatibilities", schemas.BundleCompatibilitySchema, compatibilities.load_compatibilities,
             export.compatibilities, references=(Ref("item_id", "item"), Ref("product_id", "product")),

@@ -134,7 +134,7 @@ class ItemContext:
     def state(self):
         """(has the universal setting, number of specific compatibilities), counted now."""
         universal, specific = False, 0
-        for is_universal, count in queries.compatibility_counts(self.item.id):
+        for is_universal, count in queries.compatibility_counts(self.item.key):
             if is_universal:
                 universal = count > 0
             else:

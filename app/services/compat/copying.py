@@ -1,7 +1,9 @@
 """Copying the compatibilities of another item of the same seller (endpoint 9, and PUT's
 create.item_to_copy, which copies only the vehicles the target lacks)."""
+from peewee import JOIN
+
 from app.errors import ApiError
-from app.models import Compatibility
+from app.models import Compatibility, Product
 from app.services.auth.ownership import require_item
 from app.services.compat.plans import Entry
 from app.services.compat.store import insert_entries, reject_if_universal, set_universal
@@ -17,7 +19,7 @@ def _source_item(ctx, request, caller_id, limits):
     if source.site_id != ctx.item.site_id:
         raise ApiError("site_mismatch", f"Item to copy {source.id} is of site {source.site_id}, "
                        f"not of {ctx.item.site_id}, the item's site")
-    count = Compatibility.select().where(Compatibility.item == source.id).count()
+    count = Compatibility.select().where(Compatibility.item == source.key).count()
     if count == 0:
         raise ApiError("copy_source_without_compatibilities",
                        f"Item to copy {source.id} has no compatibilities (no HAS_COMPATIBILITIES attribute); "
@@ -56,9 +58,12 @@ def copy_compatibilities(ctx, request, caller_id, limits, only_missing):
                        "compatibilities and create.item_to_copy, which adds only the missing vehicles")
     extended = request.get("extended_information", False)
     result = {"item_id": source.id, "extended_information": extended}
-    rows = list(Compatibility.select(Compatibility.product, Compatibility.universal, Compatibility.domain_id,
+    # The product's row gives its text id and domain (none for the universal setting's row).
+    rows = list(Compatibility.select(Compatibility.product.alias("vehicle_key"), Product.id.alias("vehicle_id"),
+                                     Product.domain.alias("domain_id"), Compatibility.universal,
                                      Compatibility.creation_source, Compatibility.note, Compatibility.restrictions)
-                .where(Compatibility.item == source.id).order_by(Compatibility.date_created, Compatibility.product))
+                .join(Product, JOIN.LEFT_OUTER, on=(Product.key == Compatibility.product))
+                .where(Compatibility.item == source.key).order_by(Compatibility.date_created, Product.id).objects())
     if any(row.universal for row in rows):
         result["created_compatibilities_count"] = set_universal(ctx)
         result["products"] = []
@@ -67,8 +72,8 @@ def copy_compatibilities(ctx, request, caller_id, limits, only_missing):
     for domain_id in {row.domain_id for row in rows}:
         ctx.category_rule(domain_id, f"item_to_copy ({source.id})")
     ctx.restrictions.preload({row.domain_id for row in rows})
-    entries = [Entry(row.product_id, row.domain_id, row.creation_source, *_details(ctx, row, extended))
-               for row in rows]
+    entries = [Entry(row.vehicle_id, row.domain_id, row.creation_source, *_details(ctx, row, extended),
+                     row.vehicle_key) for row in rows]
     written = insert_entries(ctx.item, entries)
     result["created_compatibilities_count"] = len(written)
     result["products"] = [_echo(ctx, row) for row in written]
@@ -76,7 +81,7 @@ def copy_compatibilities(ctx, request, caller_id, limits, only_missing):
 
 
 def _echo(ctx, row):
-    out = {"id": row["id"], "catalog_product_id": row["product"], "domain_id": row["domain_id"],
+    out = {"id": row["id"], "catalog_product_id": row["product_id"], "domain_id": row["domain_id"],
            "creation_source": row["creation_source"]}
     if row["note"]:
         out["note"] = row["note"]

@@ -4,12 +4,13 @@ from dataclasses import dataclass, field
 
 from app.db import write_transaction
 from app.errors import ApiError
-from app.models import Compatibility
+from app.models import Compatibility, Product
 from app.services import history
 from app.services.compat.context import ItemContext, lock_item
 from app.services.compat.item_state import refresh_items
 from app.services.compat.plans import check_families_limit, check_products_limit, family_products
 from app.services.compat.store import IN_CHUNK, chunks
+from app.services.row_keys.lookups import product_id_of
 from schemas.vocabulary import SELLER
 
 
@@ -30,11 +31,13 @@ def _not_deletable(compatibility_id, product_id=None):
                     "only compatibilities made by the seller can be deleted")
 
 
-def _rows(item_id, product_ids, seller_only=False):
+def _rows(item, product_ids, seller_only=False):
+    """{product id: (compatibility id, source)} of `item` (its row) with these products."""
     rows = {}
     for chunk in chunks(product_ids, IN_CHUNK):
-        query = (Compatibility.select(Compatibility.product, Compatibility.id, Compatibility.source)
-                 .where(Compatibility.item == item_id, Compatibility.product.in_(chunk)))
+        query = (Compatibility.select(Product.id, Compatibility.id, Compatibility.source)
+                 .join(Product, on=(Product.key == Compatibility.product))
+                 .where(Compatibility.item == item.key, Product.id.in_(chunk)))
         if seller_only:
             query = query.where(Compatibility.source == SELLER)
         rows.update((pid, (cid, source)) for pid, cid, source in query.tuples())
@@ -46,7 +49,7 @@ def _plan_families(ctx, families, limits, deletion, prefix):
         selected = family_products(ctx, family, f"{prefix}products_families.{i}", limits)
         deletion.product_ids.update(selected)
         check_products_limit(len(deletion.product_ids), limits)
-        for cid, _ in _rows(ctx.item.id, selected, seller_only=True).values():
+        for cid, _ in _rows(ctx.item, selected, seller_only=True).values():
             if cid not in deletion.ids:
                 deletion.ids.append(cid)
 
@@ -56,7 +59,7 @@ def plan_delete(ctx, section, limits, prefix=""):
     Families skip catalog compatibilities."""
     deletion = Deletion()
     products = section.get("products") or ()
-    rows = _rows(ctx.item.id, [el["id"] for el in products])
+    rows = _rows(ctx.item, [el["id"] for el in products])
     for i, element in enumerate(products):
         pid = element["id"]
         if pid not in rows:
@@ -72,7 +75,7 @@ def plan_delete(ctx, section, limits, prefix=""):
     if section.get("universal"):
         deletion.universal = True
         deletion.ids += [cid for (cid,) in Compatibility.select(Compatibility.id).where(
-            Compatibility.item == ctx.item.id, Compatibility.universal == True,  # noqa: E712
+            Compatibility.item == ctx.item.key, Compatibility.universal == True,  # noqa: E712
             Compatibility.source == SELLER).tuples()]
     deletion.echo = {k: section[k] for k in ("products", "products_families") if k in section}
     return deletion
@@ -89,12 +92,14 @@ def delete_one(item, compatibility_id):
     item_id = item.id
     with write_transaction():
         lock_item(item_id)
-        row = Compatibility.get_or_none(Compatibility.id == compatibility_id, Compatibility.item == item_id)
+        row = (Compatibility.select(Compatibility.id, Compatibility.source,
+                                    product_id_of(Compatibility.product).alias("vehicle_id"))
+               .where(Compatibility.id == compatibility_id, Compatibility.item == item.key).first())
         if row is None:
             raise ApiError("compatibility_not_found",
                            f"Item {item_id} has no compatibility {compatibility_id}")
         if row.source != SELLER:
-            raise _not_deletable(row.id, row.product_id)
+            raise _not_deletable(row.id, row.vehicle_id)
         history.record_deleted(item_id, [row.id])
         row.delete_instance()
         refresh_items([item_id])
@@ -107,7 +112,7 @@ def delete_all(item):
     with write_transaction():
         lock_item(item_id)
         ids = [cid for (cid,) in Compatibility.select(Compatibility.id).where(
-            Compatibility.item == item_id, Compatibility.source == SELLER).order_by(Compatibility.id).tuples()]
+            Compatibility.item == item.key, Compatibility.source == SELLER).order_by(Compatibility.id).tuples()]
         deletion = Deletion(ids=ids)
         apply_delete(item_id, deletion)
         refresh_items([item_id])

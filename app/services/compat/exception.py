@@ -16,7 +16,7 @@ def report_exception(item, comment):
         if item.status != "active":
             raise ApiError("item_not_active",
                            f"Item {item_id} is {item.status}: only active items can report an exception")
-        if Compatibility.select().where(Compatibility.item == item_id).exists():
+        if Compatibility.select().where(Compatibility.item == item.key).exists():
             raise ApiError("item_has_compatibilities",
                            f"Item {item_id} has compatibilities: an exception is only for items without any")
         if not any(cr is not None and rule.type == LOADABLE_TYPE for rule, cr in load_rules(item).values()):
@@ -33,5 +33,5 @@ def report_exception(item, comment):
 def get_exception(item):
     """Endpoint 20 (rule 2; `item` is the item's row): true only while the item has no compatibility."""
     reported = CompatibilityException.select().where(CompatibilityException.item == item.id).exists()
-    compatible = Compatibility.select().where(Compatibility.item == item.id).exists()
+    compatible = Compatibility.select().where(Compatibility.item == item.key).exists()
     return {"has_exception": reported and not compatible}

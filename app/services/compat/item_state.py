@@ -83,9 +83,9 @@ def _state_update(among):
     # instead of twice.
     state = item.select(
         item.id,
-        Compatibility.select(fn.COUNT(SQL("*"))).where(Compatibility.item == item.id).alias("compatibilities"),
+        Compatibility.select(fn.COUNT(SQL("*"))).where(Compatibility.item == item.key).alias("compatibilities"),
         fn.EXISTS(Compatibility.select(SQL("1")).where(
-            Compatibility.item == item.id, Compatibility.product.is_null(),
+            Compatibility.item == item.key, Compatibility.product.is_null(),
             Compatibility.universal == True)).alias("universal"),  # noqa: E712
         fn.EXISTS(CompatibilityException.select(CompatibilityException.item)
                   .where(CompatibilityException.item == item.id)).alias("exception"),

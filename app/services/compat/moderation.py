@@ -6,6 +6,7 @@ from app.models import Compatibility
 from app.services import history
 from app.services.compat.context import lock_item
 from app.services.compat.store import IN_CHUNK, chunks
+from app.services.row_keys.lookups import item_id_of
 
 MODERATED = ("APPROVED", "CHECKED", "PENDING")
 
@@ -23,7 +24,8 @@ def moderate_notes(compatibility_ids, status):
     rows = {}
     for chunk in chunks(ids, IN_CHUNK):
         rows.update((cid, (item_id, note)) for cid, item_id, note in Compatibility.select(
-            Compatibility.id, Compatibility.item, Compatibility.note).where(Compatibility.id.in_(chunk)).tuples())
+            Compatibility.id, item_id_of(Compatibility.item), Compatibility.note).where(Compatibility.id.in_(chunk))
+            .tuples())
     missing = [cid for cid in ids if cid not in rows]
     if missing:
         raise ModerationError(f"no compatibility {', '.join(missing)}")

@@ -19,6 +19,7 @@ class Entry:
     creation_source: str
     note: str | None
     restrictions: list | None
+    product_key: int | None = None  # the product's key, when the request's checks read it
 
 
 def invalid_arguments(detail):
@@ -43,8 +44,8 @@ def resolve_products(ctx, product_ids, where):
     """{product id: Product} for ids that exist, are of the item's site, are child products and
     are of a domain the item's domain is compatible with."""
     ids = list(dict.fromkeys(product_ids))
-    products = {p.id: p for p in Product.select(Product.id, Product.domain, Product.site, Product.parent_id)
-                .where(Product.id.in_(ids))} if ids else {}
+    products = {p.id: p for p in Product.select(Product.id, Product.key, Product.domain, Product.site,
+                                                Product.parent_id).where(Product.id.in_(ids))} if ids else {}
     missing = [pid for pid in ids if pid not in products]
     if missing:
         raise ApiError("product_not_found", f"{where}: product {', '.join(missing)} does not exist")
@@ -105,7 +106,8 @@ def plan_create(ctx, section, limits, prefix=""):
             if domain_id not in checked:
                 checked[domain_id] = ctx.details(element, domain_id, where)
             note, restrictions = checked[domain_id]
-            entries.setdefault(pid, Entry(pid, domain_id, element["creation_source"], note, restrictions))
+            entries.setdefault(pid, Entry(pid, domain_id, element["creation_source"], note, restrictions,
+                                          products[pid].key))
         first_domain = products[ids[0]].domain_id
         key = where.rsplit(".", 2)[-2]
         echo.setdefault(key, []).append(

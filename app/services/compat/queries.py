@@ -12,50 +12,73 @@ from app.prepared_rows import prepared_instances
 from schemas.vocabulary import CATALOGO
 
 
-def _entries():
-    """The columns an answer shows of each compatibility, with its vehicle's name.
+def _entries(paged=False):
+    """The columns an answer shows of each compatibility, with its vehicle's id, name and domain,
+    read from the product row the compatibility's product key finds.
 
-    The name is a correlated subquery, not a join: PostgreSQL then reads it by primary key for each
-    of the item's rows whatever it estimates. Joined, it hashed the whole product table whenever it
-    expected many rows (a generic plan, or a small catalog), to name a few hundred entries."""
+    Never a plain join: PostgreSQL then hashed the whole product table whenever it expected many
+    rows (a generic plan, or a small catalog), to name a few hundred entries. There a LATERAL
+    subquery, kept from being flattened into such a join by OFFSET 0, probes the key's unique index
+    once per row of the item; a page (`paged`) reads the three columns by correlated subqueries
+    instead, which PostgreSQL computes after the sort, for the rows up to the page's end only (the
+    lateral one would probe every row of the item). SQLite runs the LEFT JOIN as a loop over the
+    compatibilities, probing the index for each."""
     vehicle = Product.alias("vehicle")
-    name = vehicle.select(vehicle.name).where(vehicle.id == Compatibility.product)
-    return Compatibility.select(Compatibility.id, Compatibility.domain_id, Compatibility.product.alias("vehicle_id"),
-                                name.alias("product_name"), Compatibility.source, Compatibility.note,
-                                Compatibility.note_status, Compatibility.restrictions, Compatibility.universal).dicts()
+    if is_postgres() and paged:
+        found = {}
+        for column in ("id", "name", "domain"):
+            alias = Product.alias(f"vehicle_{column}")
+            found[column] = alias.select(getattr(alias, column)).where(alias.key == Compatibility.product)
+        query = Compatibility.select(Compatibility.id, found["domain"].alias("domain_id"),
+                                     found["id"].alias("vehicle_id"), found["name"].alias("product_name"))
+    elif is_postgres():
+        found = (vehicle.select(vehicle.id, vehicle.name, vehicle.domain)
+                 .where(vehicle.key == Compatibility.product).offset(0).alias("found"))
+        query = (Compatibility.select(Compatibility.id, found.c.domain_id.alias("domain_id"),
+                                      found.c.id.alias("vehicle_id"), found.c.name.alias("product_name"))
+                 .join(found, JOIN.LEFT_LATERAL, on=SQL("true")))
+    else:
+        query = (Compatibility.select(Compatibility.id, vehicle.domain.alias("domain_id"),
+                                      vehicle.id.alias("vehicle_id"), vehicle.name.alias("product_name"))
+                 .join(vehicle, JOIN.LEFT_OUTER, on=(vehicle.key == Compatibility.product)))
+    return query.select_extend(Compatibility.source, Compatibility.note, Compatibility.note_status,
+                               Compatibility.restrictions, Compatibility.universal).dicts()
 
 
-def entry_row(item_id, compatibility_id):
-    """One compatibility of the item as a dict of the columns answers show, or None."""
-    return _entries().where(Compatibility.id == compatibility_id, Compatibility.item == item_id).first()
+def entry_row(item_key, compatibility_id):
+    """One compatibility of the item (by its key) as a dict of the columns answers show, or None."""
+    return _entries().where(Compatibility.id == compatibility_id, Compatibility.item == item_key).first()
 
 
 def _with_claims(query):
     """The query's compatibilities with `claims`: the claims on the item's orders of that vehicle
-    (as claims_by_product counts them; None for none), joined instead of read apart."""
-    claimed = (Order.select(Order.snapshot_product_id.alias("claimed_product"), fn.COUNT(Claim.id).alias("claims"))
+    (as claims_by_product counts them; None for none), joined instead of read apart. The orders
+    name the vehicle by its text id: the product row gives its key, which the compatibility names."""
+    vehicle = Product.alias("claimed_vehicle")
+    claimed = (Order.select(vehicle.key.alias("claimed_product"), fn.COUNT(Claim.id).alias("claims"))
                .join(Claim, on=(Claim.order == Order.id))
-               .where(Order.item == param("item"), Order.snapshot_product_id.is_null(False))
-               .group_by(Order.snapshot_product_id)).alias("claimed")
+               .join(vehicle, on=(vehicle.id == Order.snapshot_product_id))
+               .where(Order.item == param("item"))
+               .group_by(vehicle.key)).alias("claimed")
     return query.select_extend(claimed.c.claims).join(
         claimed, JOIN.LEFT_OUTER, on=(claimed.c.claimed_product == Compatibility.product), src=Compatibility)
 
 
-def list_rows(item_id, limit=None, offset=None, claims=False):
-    """The item's compatibilities, oldest first, as dicts of the columns answers show (with
-    `claims` when asked): all of them, the universal setting's row included (so that the list's
-    totals need no query of their own, list_totals), or the page at (offset, limit) of the others
-    when limit is given."""
+def list_rows(item, limit=None, offset=None, claims=False):
+    """The compatibilities of `item` (its row), oldest first, as dicts of the columns answers show
+    (with `claims` when asked): all of them, the universal setting's row included (so that the
+    list's totals need no query of their own, list_totals), or the page at (offset, limit) of the
+    others when limit is given."""
     paged = limit is not None
 
     def build():
-        query = _entries().where(Compatibility.item == param("item"))
+        query = _entries(paged).where(Compatibility.item == param("key"))
         if paged:
             query = query.where(Compatibility.universal == False)  # noqa: E712
         query = (_with_claims(query) if claims else query).order_by(Compatibility.date_created, Compatibility.product)
         return query.limit(param("limit")).offset(param("offset")) if paged else query
     cursor = execute_prepared(("compat_list_rows", paged, claims), build,
-                              {"item": item_id, "limit": limit, "offset": offset})
+                              {"key": item.key, "item": item.id, "limit": limit, "offset": offset})
     names = [column[0] for column in cursor.description]
     decode, source = Compatibility.restrictions.python_value, Compatibility.source.python_value
     # fetchall: psycopg 3 loads the rows in one call; iterating its cursor checks the result and
@@ -66,8 +89,9 @@ def list_rows(item_id, limit=None, offset=None, claims=False):
         yield row
 
 
-def list_totals(item_id):
-    """(non-universal count, CATALOGO count, universal setting's id or None), in one query."""
+def list_totals(item_key):
+    """(non-universal count, CATALOGO count, universal setting's id or None) of the item (its key),
+    in one query."""
     def build():
         # PostgreSQL has no max() of uuid; the id's text is the same value.
         universal_id = Compatibility.id.cast("text") if is_postgres() else Compatibility.id
@@ -76,7 +100,7 @@ def list_totals(item_id):
             fn.SUM(Case(None, [(Compatibility.source == CATALOGO, 1)], 0)),
             fn.MAX(Case(None, [(Compatibility.universal == True, universal_id)], None))  # noqa: E712
         ).where(Compatibility.item == param("item"))
-    counted, catalogo, universal_id = execute_prepared("compat_list_totals", build, {"item": item_id}).fetchone()
+    counted, catalogo, universal_id = execute_prepared("compat_list_totals", build, {"item": item_key}).fetchone()
     return counted, catalogo, key_text(universal_id)  # an expression's value: no column type converts it
 
 
@@ -193,11 +217,14 @@ def _list(values):
     return list(values) if is_postgres() else json.dumps(list(values))
 
 
-def item_products_among(item_id, product_ids):
-    """The products among `product_ids` the item has a compatibility with."""
-    return {product_id for (product_id,) in execute_prepared("compat_item_products_among", lambda: Compatibility.select(
-        Compatibility.product).where(Compatibility.item == param("item"), _among(Compatibility.product, "products")),
-        {"item": item_id, "products": _list(product_ids)}).fetchall()}
+def item_products_among(item_key, product_ids):
+    """The products among `product_ids` (text ids) the item (its key) has a compatibility with."""
+    def build():
+        vehicle = Product.alias("among")
+        return (Compatibility.select(vehicle.id).join(vehicle, on=(vehicle.key == Compatibility.product))
+                .where(Compatibility.item == param("item"), _among(vehicle.id, "products")))
+    return {product_id for (product_id,) in execute_prepared(
+        "compat_item_products_among", build, {"item": item_key, "products": _list(product_ids)}).fetchall()}
 
 
 def delete_suggestions(item_id, product_ids):
@@ -207,16 +234,17 @@ def delete_suggestions(item_id, product_ids):
         {"item": item_id, "products": _list(product_ids)})
 
 
-def compatibility_counts(item_id):
-    """[(universal, count)] of the item's compatibilities."""
+def compatibility_counts(item_key):
+    """[(universal, count)] of the item's compatibilities (the item by its key)."""
     return execute_prepared("compat_counts_by_universal", lambda: Compatibility.select(
         Compatibility.universal, fn.COUNT(Compatibility.id)).where(Compatibility.item == param("item"))
-        .group_by(Compatibility.universal), {"item": item_id}).fetchall()
+        .group_by(Compatibility.universal), {"item": item_key}).fetchall()
 
 
-def compatibility_count(item_id):
+def compatibility_count(item_key):
+    """The number of the item's compatibilities (the item by its key)."""
     return execute_prepared("compat_count", lambda: Compatibility.select(fn.COUNT(SQL("*"))).where(
-        Compatibility.item == param("item")), {"item": item_id}).fetchone()[0]
+        Compatibility.item == param("item")), {"item": item_key}).fetchone()[0]
 
 
 def refresh_item(item_id, build):
@@ -237,4 +265,4 @@ def ensure_item_statistics():
     stored: a summary of many items then expected most of the table and read it whole, where the
     item index reads only their rows."""
     if is_postgres():
-        db.execute_sql(f'ALTER TABLE "compatibility" ALTER COLUMN "item_id" SET (n_distinct = {ITEM_SHARE})')
+        db.execute_sql(f'ALTER TABLE "compatibility" ALTER COLUMN "item_key" SET (n_distinct = {ITEM_SHARE})')

@@ -76,16 +76,15 @@ def list_compatibilities(item, caller_id, extended, limit, offset, red_claims):
     An item lists up to 10,000 entries, and marshmallow dumping them was a large share of the
     request; tests/compat/test_list_wire.py compares the two byte for byte.
     """
-    item_id = item.id
     is_seller = item.seller_id == caller_id
     paged = limit is not None or offset is not None
     if paged:
         limit = PAGE_LIMIT_DEFAULT if limit is None else limit
         offset = offset or 0
-        listed, catalog_count, universal_id = queries.list_totals(item_id)
-        rows = list(queries.list_rows(item_id, limit, offset, claims=extended))
+        listed, catalog_count, universal_id = queries.list_totals(item.key)
+        rows = list(queries.list_rows(item, limit, offset, claims=extended))
     else:  # one statement: the totals come from the rows (the universal setting's among them)
-        rows = list(queries.list_rows(item_id, claims=extended))
+        rows = list(queries.list_rows(item, claims=extended))
         listed, catalog_count, universal_id = _totals(rows)
         rows = [row for row in rows if not row["universal"]]
     claims = {row["vehicle_id"]: row["claims"] for row in rows if row.get("claims")}
@@ -105,16 +104,16 @@ def _totals(rows):
             max(universal) if universal else None)
 
 
-def _compatibility(item_id, compatibility_id):
-    row = queries.entry_row(item_id, compatibility_id)
+def _compatibility(item, compatibility_id):
+    row = queries.entry_row(item.key, compatibility_id)
     if row is None:
-        raise ApiError("compatibility_not_found", f"Item {item_id} has no compatibility {compatibility_id}")
+        raise ApiError("compatibility_not_found", f"Item {item.id} has no compatibility {compatibility_id}")
     return row
 
 
 def get_compatibility(item, compatibility_id, caller_id, red_claims):
     """Endpoint 13 (`item` is the item's row); note_status only for the item's seller."""
-    row = _compatibility(item.id, compatibility_id)
+    row = _compatibility(item, compatibility_id)
     is_seller = item.seller_id == caller_id
     claims = queries.claims_by_product(item.id) if row["vehicle_id"] else {}
     entry = _entry(row, is_seller, claims, red_claims)
@@ -128,7 +127,7 @@ def get_compatibility(item, compatibility_id, caller_id, red_claims):
 def get_note(item, compatibility_id, caller_id):
     """Endpoint 15 (`item` is the item's row): "" when there is no note, or it is still in
     moderation for another caller."""
-    return VisibleNote(_note(_compatibility(item.id, compatibility_id), item.seller_id == caller_id))
+    return VisibleNote(_note(_compatibility(item, compatibility_id), item.seller_id == caller_id))
 
 
 def extended_check(item):

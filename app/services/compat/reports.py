@@ -2,7 +2,7 @@
 suggestion and complaint cards of one item (endpoint 6), each a few grouped queries."""
 from dataclasses import dataclass
 
-from peewee import Case, fn
+from peewee import OP, Case, Expression, fn
 
 from app.errors import ApiError
 from app.models import Compatibility, CompatibilityRule, Item, Product, Site, Suggestion
@@ -28,14 +28,25 @@ def _vehicle_scoped(items, domain_id):
     return [item.id for item in items if item.domain_id != domain_id]
 
 
-def _in_scope(all_ids, scoped_ids, domain_id):
-    """The compatibilities counted: every one of unscoped items, those of the domain (or the
-    universal setting, which spans it) for scoped ones."""
-    in_domain = (Compatibility.domain_id == domain_id) | (Compatibility.universal == True)  # noqa: E712
-    unscoped = [i for i in all_ids if i not in set(scoped_ids)]
-    if not scoped_ids:
+def _in_domain(domain_id):
+    """The compatibility is of a product of `domain_id`, or the universal setting (which spans it).
+
+    The product's domain is read by its key, a scalar subquery: one probe of the key's unique index
+    per compatibility. PostgreSQL turned an EXISTS (or an IN) under the OR into a hash of every
+    product of the domain, the whole product table for a vehicle domain."""
+    vehicle = Product.alias("scoped_vehicle")
+    domain = vehicle.select(vehicle.domain).where(vehicle.key == Compatibility.product)
+    return Expression(domain, OP.EQ, domain_id) | (Compatibility.universal == True)  # noqa: E712
+
+
+def _in_scope(items, scoped_ids, domain_id):
+    """The compatibilities counted of `items` ({id: row}, in request order): every one of unscoped
+    items, those of the domain for scoped ones."""
+    scoped = set(scoped_ids)
+    unscoped = [item.key for item_id, item in items.items() if item_id not in scoped]
+    if not scoped:
         return Compatibility.item.in_(unscoped)
-    condition = Compatibility.item.in_(scoped_ids) & in_domain
+    condition = Compatibility.item.in_([items[i].key for i in scoped_ids]) & _in_domain(domain_id)
     return (Compatibility.item.in_(unscoped) | condition) if unscoped else condition
 
 
@@ -64,7 +75,7 @@ def compatibilities_summary(caller_id, domain_id, item_ids, max_items):
                        [{"code": "invalid_item_id", "message": f"{i} is not an item id", "field": "items"}
                         for i in malformed])
     require_domain(domain_id)
-    items = {item.id: item for item in Item.select(Item.id, Item.title, Item.seller, Item.domain)
+    items = {item.id: item for item in Item.select(Item.id, Item.key, Item.title, Item.seller, Item.domain)
              .where(Item.id.in_(item_ids))}
     missing = [i for i in item_ids if i not in items]
     if missing:
@@ -75,10 +86,11 @@ def compatibilities_summary(caller_id, domain_id, item_ids, max_items):
     if foreign:
         raise ApiError("forbidden", f"Items {', '.join(foreign)} belong to another seller: "
                        "a summary covers only the caller's items")
-    scope = _in_scope(item_ids, _vehicle_scoped(list(items.values()), domain_id), domain_id)
+    scope = _in_scope({i: items[i] for i in item_ids}, _vehicle_scoped(list(items.values()), domain_id), domain_id)
     has_note = Compatibility.note.is_null(False) & (Compatibility.note != "")
     has_restrictions = Compatibility.restrictions.is_null(False) & (Compatibility.restrictions.length() > 0)
-    counts = {item_id: (total, notes or 0, restrictions or 0) for item_id, total, notes, restrictions in
+    ids = {item.key: item_id for item_id, item in items.items()}
+    counts = {ids[key]: (total, notes or 0, restrictions or 0) for key, total, notes, restrictions in
               Compatibility.select(Compatibility.item, fn.COUNT(Compatibility.id),
                                    fn.SUM(Case(None, [(has_note, 1)], 0)),
                                    fn.SUM(Case(None, [(has_restrictions, 1)], 0)))
@@ -144,8 +156,7 @@ def compatibility_cards(caller_id, domain_id, item_id, filters, product_id=None)
                     Product.domain == domain_id)
             quantity = query.count()
         else:
-            where = ((Compatibility.domain_id == domain_id) | (Compatibility.universal == True)  # noqa: E712
-                     ) if scoped else None
+            where = _in_domain(domain_id) if scoped else None
             quantity = reputation.compatibilities_with_claims(item.id, where=where)
         if quantity > 0:
             cards.append(card(language, card_filter, quantity))

@@ -6,15 +6,18 @@ weighs on no compatibility.
 """
 from peewee import fn
 
-from app.models import Claim, Compatibility, Order
+from app.models import Claim, Compatibility, Item, Order, Product
 from app.services.compat.queries import claims_by_product
 
 
 def _claims_per_compatibility():
-    """Claims joined to the compatibility they count against (item and product match)."""
+    """Claims joined to the compatibility they count against (item and product match): the orders
+    name both by their text ids, the compatibility by their keys, which the item and product rows
+    pair."""
     return (Compatibility.select()
-            .join(Order, on=((Order.item == Compatibility.item)
-                             & (Order.snapshot_product_id == Compatibility.product)))
+            .join(Item, on=(Item.key == Compatibility.item))
+            .join(Product, on=(Product.key == Compatibility.product), src=Compatibility)
+            .join(Order, on=((Order.item == Item.id) & (Order.snapshot_product_id == Product.id)))
             .join(Claim, on=(Claim.order == Order.id)))
 
 
@@ -29,9 +32,9 @@ def claims_by_item(item_ids, where=None):
     if not item_ids:
         return totals
     query = (_claims_per_compatibility()
-             .select(Compatibility.item, fn.COUNT(Claim.id))
-             .where(Compatibility.item.in_(item_ids))
-             .group_by(Compatibility.item))
+             .select(Item.id, fn.COUNT(Claim.id))
+             .where(Item.id.in_(item_ids))
+             .group_by(Item.id))
     if where is not None:
         query = query.where(where)
     for item_id, claims in query.tuples():
@@ -43,7 +46,7 @@ def compatibilities_with_claims(item_id, where=None):
     """Number of the item's compatibilities that have at least one claim (`where` as above)."""
     query = (_claims_per_compatibility()
              .select(fn.COUNT(fn.DISTINCT(Compatibility.id)))
-             .where(Compatibility.item == item_id))
+             .where(Item.id == item_id))
     if where is not None:
         query = query.where(where)
     return query.scalar() or 0

@@ -3,16 +3,19 @@ setting, and the per-item limit that every write checks before it commits."""
 from operator import itemgetter
 
 from app.errors import ApiError
-from app.models import Compatibility
+from app.models import Compatibility, Product
 from app.models.base import time_ordered_uuids, utcnow
 from app.services import history
 from app.services.bundle.sql import insert_rows
 from app.services.compat import queries
+from app.services.row_keys.queries import keys_of
 from schemas.vocabulary import DEFAULT, PENDING, SELLER
 
 IN_CHUNK = 500
-COLUMNS = ("id", "item", "product", "universal", "domain_id", "source", "creation_source", "note",
-           "note_status", "restrictions", "date_created")
+# The stored columns of a row dict, "item" and "product" the keys; the dicts also carry "product_id"
+# (the product's text id, which the change record and the answers name) and "domain_id" (its domain).
+COLUMNS = ("id", "item", "product", "universal", "source", "creation_source", "note", "note_status",
+           "restrictions", "date_created")
 _in_column_order = itemgetter(*COLUMNS)
 
 
@@ -22,8 +25,16 @@ def chunks(seq, size):
         yield seq[start:start + size]
 
 
-def existing_products(item_id, product_ids):
-    return queries.item_products_among(item_id, product_ids) if product_ids else set()
+def existing_products(item, product_ids):
+    """The products among `product_ids` that `item` (its row) has a compatibility with."""
+    return queries.item_products_among(item.key, product_ids) if product_ids else set()
+
+
+def _product_keys(entries):
+    """{product id: key} of the entries that lack their product's key (a family's: its products
+    are selected by id alone), in one query."""
+    missing = [e.product_id for e in entries if e.product_key is None]
+    return keys_of(Product, missing) if missing else {}
 
 
 def insert_entries(item, entries, source=SELLER):
@@ -33,12 +44,13 @@ def insert_entries(item, entries, source=SELLER):
     entries = list(entries)
     # Under the lock the item's count is current (or, after this write's deletes, too high): an item
     # without compatibilities, a new listing's usual case, has none to skip.
-    existing = existing_products(item_id, [e.product_id for e in entries]) if item.compatibilities_count else set()
+    existing = existing_products(item, [e.product_id for e in entries]) if item.compatibilities_count else set()
     entries = [e for e in entries if e.product_id not in existing]
+    keys = _product_keys(entries)
     now = utcnow()
-    rows = [{"id": row_id, "item": item_id, "product": e.product_id, "universal": False,
-             "domain_id": e.domain_id, "source": source, "creation_source": e.creation_source,
-             "note": e.note, "note_status": PENDING if e.note else None,
+    rows = [{"id": row_id, "item": item.key, "product": keys[e.product_id] if e.product_key is None else e.product_key,
+             "product_id": e.product_id, "domain_id": e.domain_id, "universal": False, "source": source,
+             "creation_source": e.creation_source, "note": e.note, "note_status": PENDING if e.note else None,
              "restrictions": e.restrictions or None, "date_created": now}
             for e, row_id in zip(entries, sorted(time_ordered_uuids(len(entries))), strict=True)]
     # One prepared statement for all rows: peewee's multi-row INSERT built a node per value,
@@ -48,7 +60,7 @@ def insert_entries(item, entries, source=SELLER):
     # The count is the item's derived state, current under its lock: an item without suggestions,
     # the usual case, is spared the statement.
     if rows and item.pending_suggestions:
-        queries.delete_suggestions(item_id, [r["product"] for r in rows])
+        queries.delete_suggestions(item_id, [r["product_id"] for r in rows])
     return rows
 
 
@@ -62,10 +74,10 @@ def set_universal(ctx, creation_source=DEFAULT):
                        f"(DELETE /items/{ctx.item.id}/compatibilities) before setting it as universal")
     if universal:
         return 0
-    row = {"id": time_ordered_uuids(1)[0], "item": ctx.item.id, "product": None, "universal": True, "domain_id": None,
-           "source": SELLER, "creation_source": creation_source, "note": None, "note_status": None,
-           "restrictions": None, "date_created": utcnow()}
-    Compatibility.insert(**row).execute()
+    row = {"id": time_ordered_uuids(1)[0], "item": ctx.item.key, "product": None, "product_id": None,
+           "universal": True, "source": SELLER, "creation_source": creation_source, "note": None,
+           "note_status": None, "restrictions": None, "date_created": utcnow()}
+    Compatibility.insert({getattr(Compatibility, name): row[name] for name in COLUMNS}).execute()
     history.record_created(ctx.item.id, [row])
     return 1
 
@@ -78,10 +90,11 @@ def reject_if_universal(ctx):
                        "delete.universal: true in PUT) before creating specific compatibilities")
 
 
-def check_item_limit(item_id, limits):
-    """Run last in the write's transaction: raising rolls the whole write back."""
-    count = queries.compatibility_count(item_id)
+def check_item_limit(item, limits):
+    """Of `item` (its row, locked). Run last in the write's transaction: raising rolls the whole
+    write back."""
+    count = queries.compatibility_count(item.key)
     if count > limits.max_per_item:
         raise ApiError("too_many_compatibilities",
-                       f"Item {item_id} would have {count} compatibilities, more than the {limits.max_per_item} "
+                       f"Item {item.id} would have {count} compatibilities, more than the {limits.max_per_item} "
                        "allowed per item")

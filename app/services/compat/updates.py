@@ -4,10 +4,11 @@ import json
 from dataclasses import dataclass, field
 
 from app.errors import ApiError
-from app.models import Compatibility
+from app.models import Compatibility, Product
 from app.services import history
 from app.services.compat.plans import family_domain, family_products
 from app.services.compat.store import IN_CHUNK, chunks, existing_products
+from app.services.row_keys.lookups import product_keys_of
 from schemas.vocabulary import PENDING
 
 
@@ -27,11 +28,14 @@ class UpdatePlan:
     echo: dict = field(default_factory=dict)
 
 
-def _domains_of(item_id, product_ids):
+def _domains_of(item, product_ids):
+    """{product id: its domain} of the products among `product_ids` that `item` (its row) has a
+    compatibility with."""
     domains = {}
     for chunk in chunks(product_ids, IN_CHUNK):
-        domains.update(Compatibility.select(Compatibility.product, Compatibility.domain_id)
-                       .where(Compatibility.item == item_id, Compatibility.product.in_(chunk)).tuples())
+        domains.update(Compatibility.select(Product.id, Product.domain)
+                       .join(Product, on=(Product.key == Compatibility.product))
+                       .where(Compatibility.item == item.key, Product.id.in_(chunk)).tuples())
     return domains
 
 
@@ -49,7 +53,7 @@ def plan_update(ctx, section, limits, deleted, created):
     plan = UpdatePlan()
     item_id = ctx.item.id
     products = section.get("products") or ()
-    domains = _domains_of(item_id, [el["id"] for el in products])
+    domains = _domains_of(ctx.item, [el["id"] for el in products])
     for i, element in enumerate(products):
         where, pid = f"update.products.{i}", element["id"]
         domain_id = created[pid].domain_id if pid in created else domains.get(pid)
@@ -66,7 +70,7 @@ def plan_update(ctx, section, limits, deleted, created):
         family_domain(ctx, family, where)
         note, restrictions = ctx.details(family, family["domain_id"], where)
         selected = family_products(ctx, family, where, limits)
-        present = existing_products(item_id, selected) | set(created)
+        present = existing_products(ctx.item, selected) | set(created)
         targets = [pid for pid in selected if pid in present and (pid not in deleted or pid in created)
                    and pid not in plan.product_ids]
         plan.changes.append(Change(targets, "note" in family, note, "restrictions" in family, restrictions))
@@ -88,15 +92,16 @@ def _merged(changes):
     return merged.values()
 
 
-def apply_update(item_id, plan):
-    """A few UPDATEs per distinct change, never one per compatibility. An unchanged note keeps
-    its moderation status; a new or changed one goes back to PENDING. One UPDATE record per
-    compatibility that really changed."""
+def apply_update(item, plan):
+    """A few UPDATEs per distinct change of `item` (its row, locked), never one per compatibility. An
+    unchanged note keeps its moderation status; a new or changed one goes back to PENDING. One UPDATE
+    record per compatibility that really changed."""
+    item_id = item.id
     changes = list(_merged(plan.changes))
     before = history.snapshot(item_id, {pid for change in changes for pid in change.product_ids})
     for change in changes:
         for chunk in chunks(change.product_ids, IN_CHUNK):
-            mine = (Compatibility.item == item_id) & Compatibility.product.in_(chunk)
+            mine = (Compatibility.item == item.key) & Compatibility.product.in_(product_keys_of(chunk))
             if change.note_set and change.note:
                 (Compatibility.update(note=change.note, note_status=PENDING)
                  .where(mine, Compatibility.note.is_null() | (Compatibility.note != change.note)).execute())

@@ -58,7 +58,7 @@ def add_compatibilities(item, body, caller_id, limits, reads=None):
                 reject_if_universal(ctx)
                 created = len(insert_entries(ctx.item, entries.values()))
             result = {"created_compatibilities_count": created}
-        check_item_limit(item_id, limits)
+        check_item_limit(ctx.item, limits)
         refresh_items([item_id])
     return result
 
@@ -97,8 +97,8 @@ def change_compatibilities(item, body, caller_id, limits, reads=None):
                 echo["create"]["item_to_copy"] = copying.copy_compatibilities(
                     ctx, create["item_to_copy"], caller_id, limits, only_missing=True)
         if updates is not None:
-            apply_update(item_id, updates)
+            apply_update(ctx.item, updates)
             echo["update"] = {**updates.echo, "universal": False}
-        check_item_limit(item_id, limits)
+        check_item_limit(ctx.item, limits)
         refresh_items([item_id])
     return echo

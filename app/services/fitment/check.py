@@ -57,15 +57,14 @@ def _check_vehicle(item, attributes):
     single = matched.single_product_id()
     if single is not None:
         return _check_product(item.id, single)
+    fitting = Product.select(Product.id).where(Product.id.in_(matched.product_ids()))
     if item.is_universal:  # it fits every product of the domains it may load, which are the ones matched
-        column = Product.id
-        fitting, fits = Product.select(column).where(column.in_(matched.product_ids())), matched.total
+        fits = matched.total
     else:
-        column = Compatibility.product
-        fitting = Compatibility.select(column).where(Compatibility.item == item.id,
-                                                     column.in_(matched.product_ids()))
+        fitting = fitting.join(Compatibility, on=((Compatibility.product == Product.key)
+                                                  & (Compatibility.item == item.key)))
         fits = fitting.count()
     if not fits:
         return CompatibilityCheck(NOT_COMPATIBLE)
-    ids = [pid for (pid,) in fitting.order_by(column).limit(MAX_PRODUCT_IDS).tuples()]
+    ids = [pid for (pid,) in fitting.order_by(Product.id).limit(MAX_PRODUCT_IDS).tuples()]
     return CompatibilityCheck(COMPATIBLE if fits >= matched.total else UNDETERMINED, ids)

@@ -3,13 +3,16 @@ run with each request's values.
 
 The fitting items (`fits_of_product`, `fits_of_products`) are a derived table the catalog search
 joins twice (its page and its category counts): compiling that union of joins was most of a
-search's own time, so it is compiled once per shape and handed to the search as SQL text.
+search's own time, so it is compiled once per shape and handed to the search as SQL text. It names
+its items by their keys, as the compatibilities do (item_key): the search joins the item by its key
+and reads its id there, so no part of the table looks an item up only to name it.
 """
 from peewee import JOIN, SCOPE_SOURCE, SQL, Case, Source, fn
 
 from app.db import execute_prepared, param, prepared
 from app.models import Compatibility, CompatibilityRule, Domain, Item, Product
 from app.services.finder import queries as finder_queries
+from app.services.row_keys.lookups import product_keys_of
 
 _NULL = SQL("NULL")
 
@@ -29,8 +32,8 @@ class Derived(Source):
 
 
 def product(product_id):
-    """(id, domain id) of a product, or None."""
-    return execute_prepared("fitment_product", lambda: Product.select(Product.id, Product.domain).where(
+    """(id, domain id, key) of a product, or None."""
+    return execute_prepared("fitment_product", lambda: Product.select(Product.id, Product.domain, Product.key).where(
         Product.id == param("id")), {"id": product_id}).fetchone()
 
 
@@ -55,8 +58,8 @@ def _universal(n_domains, *extra):
         covered = param("n0")
     else:
         covered = Case(rule.compatible_domain, [(d, param(f"n{n}")) for n, d in enumerate(domains)], 0)
-    return (Compatibility.select(Compatibility.item.alias("item_id"), fn.SUM(covered).alias("fit_count"), *extra)
-            .join(holder, on=(holder.id == Compatibility.item))
+    return (Compatibility.select(Compatibility.item.alias("item_key"), fn.SUM(covered).alias("fit_count"), *extra)
+            .join(holder, on=(holder.key == Compatibility.item))
             .join(rule, on=((rule.domain == holder.domain) & (rule.type == "EXTENSION")
                             & rule.compatible_domain.in_(domains)))
             .where(Compatibility.product.is_null(True), Compatibility.universal == True)  # noqa: E712
@@ -64,32 +67,34 @@ def _universal(n_domains, *extra):
 
 
 def _fits_product():
-    by_product = (Compatibility.select(Compatibility.item.alias("item_id"), SQL("1").alias("fit_count"),
+    by_product = (Compatibility.select(Compatibility.item.alias("item_key"), SQL("1").alias("fit_count"),
                                        Compatibility.note.alias("note"),
                                        Compatibility.note_status.alias("note_status"),
                                        Compatibility.restrictions.alias("restrictions"))
-                  .where(Compatibility.product == param("product")))
+                  .where(Compatibility.product == param("product_key")))
     return by_product.union_all(_universal(1, _NULL, _NULL, _NULL))
 
 
-def fits_of_product(product_id, domain_id):
-    """The items that fit one vehicle (item_id, fit_count 1, note, note_status, restrictions)."""
+def fits_of_product(vehicle):
+    """The items that fit one vehicle, a product's row as `product` reads it (item_key, fit_count 1,
+    note, note_status, restrictions)."""
+    _, domain_id, product_key = vehicle
     return Derived(*prepared("fitment_fits_product", _fits_product,
-                             {"product": product_id, "d0": domain_id, "n0": 1}))
+                             {"product_key": product_key, "d0": domain_id, "n0": 1}))
 
 
 def fits_of_products(matched):
-    """The items that fit some of the vehicles `matched` means (a MatchedVehicles), each with how many
-    (fit_count). The shape is the finder's matching of each vehicle domain."""
+    """The items that fit some of the vehicles `matched` means (a MatchedVehicles), by key, each with
+    how many (fit_count). The shape is the finder's matching of each vehicle domain."""
     matchings = matched.by_domain()
     shapes, counts = tuple(m.shape for m in matchings), sorted(matched.counts.items())
 
     def build():
         ids = finder_queries.products_of_shapes(shapes)
-        by_product = (Compatibility.select(Compatibility.item.alias("item_id"),
+        by_product = (Compatibility.select(Compatibility.item.alias("item_key"),
                                            fn.COUNT(SQL("1")).alias("fit_count"), _NULL.alias("note"),
                                            _NULL.alias("note_status"), _NULL.alias("restrictions"))
-                      .where(Compatibility.product.in_(ids))
+                      .where(Compatibility.product.in_(product_keys_of(ids)))
                       .group_by(Compatibility.item))
         return by_product.union_all(_universal(len(counts), _NULL, _NULL, _NULL))
 
@@ -102,7 +107,7 @@ def fits_of_products(matched):
 def no_fits():
     """A derived table of no rows, with the columns the search reads."""
     return Derived(*prepared("fitment_no_fits", lambda: (
-        Compatibility.select(Compatibility.item.alias("item_id"), SQL("1").alias("fit_count"),
+        Compatibility.select(Compatibility.item.alias("item_key"), SQL("1").alias("fit_count"),
                              _NULL.alias("note"), _NULL.alias("note_status"), _NULL.alias("restrictions"))
         .where(SQL("1 = 0"))), {}))
 
@@ -121,9 +126,9 @@ def _check_item_product():
             .join(rule, JOIN.LEFT_OUTER,
                   on=((rule.domain == Item.domain) & (rule.compatible_domain == Product.domain)
                       & (rule.type == "EXTENSION")), src=Item)
-            .join(by_product, JOIN.LEFT_OUTER, on=((by_product.item == Item.id)
-                                                   & (by_product.product == Product.id)), src=Item)
-            .join(universal, JOIN.LEFT_OUTER, on=((universal.item == Item.id)
+            .join(by_product, JOIN.LEFT_OUTER, on=((by_product.item == Item.key)
+                                                   & (by_product.product == Product.key)), src=Item)
+            .join(universal, JOIN.LEFT_OUTER, on=((universal.item == Item.key)
                                                   & universal.product.is_null(True)
                                                   & (universal.universal == True)), src=Item)  # noqa: E712
             .where(Item.id == param("item")))

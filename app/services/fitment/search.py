@@ -23,7 +23,7 @@ COMPATIBLE, UNDETERMINED = "COMPATIBLE", "UNDETERMINED"
 
 @dataclass
 class FitmentNarrow:
-    """What the catalog search joins (`fits`: item_id, fit_count, note, note_status, restrictions)
+    """What the catalog search joins (`fits`: item_key, fit_count, note, note_status, restrictions)
     and how a result reads its compatibility; `products` is how many vehicles the buyer means."""
     fits: object
     products: int
@@ -47,12 +47,12 @@ class FitmentNarrow:
         return replace(self, fits=queries.Derived(self.fits.sql_text, names))
 
     def join(self, query, annotate):
-        """The item query read from the fitting items: FROM fit JOIN item. On SQLite a CROSS JOIN,
+        """The item query read from the fitting items: FROM fit JOIN item, by its key. On SQLite a CROSS JOIN,
         which its planner never reorders: without statistics it would rather walk every active item
         of the site (the (site, status) index looks selective) and probe the fitting ones."""
         fit = self.fits
         join_type = JOIN.INNER if is_postgres() else JOIN.CROSS
-        query = query.from_(Join(fit, Item, join_type, fit.c.item_id == Item.id))
+        query = query.from_(Join(fit, Item, join_type, fit.c.item_key == Item.key))
         if annotate:
             query = query.select_extend(fit.c.fit_count.alias("fit_count"), fit.c.note.alias("fit_note"),
                                         fit.c.note_status.alias("fit_note_status"),
@@ -79,7 +79,7 @@ def search_fitting_items(site_id, q, *, limit, offset, sort, category_id=None, c
                          compatibility_filter=None):
     """B1 (`compatible_with`, a product id) or B2 (`compatibility_filter`, [(attribute id, value id)])."""
     if compatible_with is not None:
-        narrow = FitmentNarrow(queries.fits_of_product(*require_product(compatible_with)), 1)
+        narrow = FitmentNarrow(queries.fits_of_product(require_product(compatible_with)), 1)
     else:
         known = [Known(a, (v,), "compatibility_filter") for a, v in compatibility_filter]
         narrow = _filter_narrow(site_id, known)
@@ -88,7 +88,7 @@ def search_fitting_items(site_id, q, *, limit, offset, sort, category_id=None, c
 
 
 def require_product(product_id):
-    """(id, domain id) of the product, or 404; every B1 search and B3 check reads it."""
+    """(id, domain id, key) of the product, or 404; every B1 search and B3 check reads it."""
     row = queries.product(product_id)
     if row is None:
         raise ApiError("product_not_found", f"Product {product_id} does not exist")
@@ -109,5 +109,5 @@ def _filter_narrow(site_id, known):
         return FitmentNarrow(queries.no_fits(), 1)
     single = matched.single_product_id()
     if single is not None:  # one vehicle meant: its note and restrictions are shown, as in B1
-        return FitmentNarrow(queries.fits_of_product(*require_product(single)), 1)
+        return FitmentNarrow(queries.fits_of_product(require_product(single)), 1)
     return FitmentNarrow(queries.fits_of_products(matched), matched.total)

@@ -9,20 +9,22 @@ from contextlib import contextmanager
 from peewee import Value
 
 from app.db import is_postgres
-from app.models import Compatibility, CompatibilityChange
+from app.models import Compatibility, CompatibilityChange, Item
 from app.models.base import utcnow
 from app.models.word_codes import ACTIONS, ACTOR_KINDS
 from app.services.bundle.sql import insert_rows
 from app.services.history.scope import current_scope
 from app.services.history.state import touch
-from app.services.items.queries import keys_of
+from app.services.row_keys.lookups import item_key_of, product_id_of, product_keys_of
+from app.services.row_keys.queries import keys_of
 
 CREATE, UPDATE, DELETE = "CREATE", "UPDATE", "DELETE"
 FIELDS = ["item_key", "compatibility_id", "action", "product_id", "universal", "source", "creation_source",
           "note_from", "note_to", "note_status_from", "note_status_to", "restrictions_from", "restrictions_to",
           "actor_kind", "actor_user_id", "actor_client_id", "request_id", "date_created", "job_id"]
-# What a record keeps of a compatibility row, in this order.
-STATE = (Compatibility.id, Compatibility.product, Compatibility.universal, Compatibility.source,
+# What a record keeps of a compatibility row, in this order: the product by its text id, which the
+# record keeps (records name products as the API does).
+STATE = (Compatibility.id, product_id_of(Compatibility.product), Compatibility.universal, Compatibility.source,
          Compatibility.creation_source, Compatibility.note, Compatibility.note_status, Compatibility.restrictions)
 CHUNK = 500
 
@@ -41,7 +43,7 @@ def item_key(scope, item_id):
     """The key of the item the scope's write locked (or, for a write that did not lock it, read)."""
     key = scope.keys.get(item_id)
     if key is None:
-        key = scope.keys[item_id] = keys_of([item_id])[item_id]
+        key = scope.keys[item_id] = keys_of(Item, [item_id])[item_id]
     return key
 
 
@@ -53,15 +55,15 @@ def _counted(action, n):
 
 
 def record_created(item_id, rows):
-    """After inserting compatibility rows (dicts of the stored columns: id, product, universal,
-    source, creation_source, note, note_status, restrictions)."""
+    """After inserting compatibility rows (dicts of the stored columns: id, universal, source,
+    creation_source, note, note_status, restrictions, with the product's text id as product_id)."""
     if not rows:
         return
     scope = _counted(CREATE, len(rows))
     if scope.record:
         tail = who(scope)
         key = item_key(scope, item_id)
-        write_records([(key, r["id"], CREATE, r["product"], bool(r["universal"]), r["source"],
+        write_records([(key, r["id"], CREATE, r["product_id"], bool(r["universal"]), r["source"],
                         r["creation_source"], None, r["note"], None, r["note_status"], None, r["restrictions"], *tail)
                        for r in rows])
     touch([item_id], {item_id: len(rows) if scope.record else 0})
@@ -82,12 +84,12 @@ def record_deleted(item_id, compatibility_ids):
         key = item_key(scope, item_id)
         for start in range(0, len(ids), CHUNK):
             select = (Compatibility.select(
-                Value(key), Compatibility.id, Value(ACTIONS[DELETE]), Compatibility.product,
+                Value(key), Compatibility.id, Value(ACTIONS[DELETE]), product_id_of(Compatibility.product),
                 Compatibility.universal, Compatibility.source, Compatibility.creation_source, Compatibility.note,
                 Value(None), Compatibility.note_status, Value(None), Compatibility.restrictions, Value(None),
                 Value(ACTOR_KINDS[kind]), Value(user_id), Value(client_id), Value(request_id), Value(when),
                 Value(job_id))
-                .where(Compatibility.item == item_id, Compatibility.id.in_(ids[start:start + CHUNK]))
+                .where(Compatibility.item == key, Compatibility.id.in_(ids[start:start + CHUNK]))
                 .order_by(Compatibility.id))
             CompatibilityChange.insert_from(select, columns).execute()
     # Every id is the item's (the deletes select them by item), so each gave one record.
@@ -97,12 +99,13 @@ def record_deleted(item_id, compatibility_ids):
 def snapshot(item_id, product_ids=None, compatibility_ids=None):
     """{compatibility id: (id, product, universal, source, creation_source, note, note_status,
     restrictions)} of the item's compatibilities with these products (or these ids)."""
-    key, values = ((Compatibility.product, list(product_ids)) if product_ids is not None
-                   else (Compatibility.id, list(compatibility_ids)))
+    by_product = product_ids is not None
+    values = list(product_ids if by_product else compatibility_ids)
     rows = {}
     for start in range(0, len(values), CHUNK):
-        query = Compatibility.select(*STATE).where(Compatibility.item == item_id,
-                                                   key.in_(values[start:start + CHUNK]))
+        chunk = values[start:start + CHUNK]
+        among = Compatibility.product.in_(product_keys_of(chunk)) if by_product else Compatibility.id.in_(chunk)
+        query = Compatibility.select(*STATE).where(Compatibility.item == item_key_of(item_id), among)
         rows.update((row[0], row) for row in query.tuples())
     return rows
 

@@ -5,6 +5,7 @@ from peewee import fn
 
 from app.errors import ApiError
 from app.models import Claim, Compatibility, Item, Order
+from app.services.row_keys.lookups import product_key_of
 
 NOT_FOUND = "Compatibility snapshot for the order id not found"
 
@@ -20,16 +21,17 @@ def _parse_time(value):
     return parsed.astimezone(datetime.UTC).replace(tzinfo=None) if parsed.tzinfo else parsed
 
 
-def _current_compatibility_id(item_id, product_id, is_universal):
-    """The item's compatibility that covers the product now: its own entry, else the universal one."""
+def _current_compatibility_id(item_key, product_id, is_universal):
+    """The item's (by its key) compatibility that covers the product now: its own entry, else the
+    universal one."""
     if product_id is not None:
         row = Compatibility.select(Compatibility.id).where(
-            Compatibility.item == item_id, Compatibility.product == product_id).scalar()
+            Compatibility.item == item_key, Compatibility.product == product_key_of(product_id)).scalar()
         if row is not None:
             return row
     if is_universal:
         return Compatibility.select(Compatibility.id).where(
-            Compatibility.item == item_id, Compatibility.universal == True).scalar()  # noqa: E712
+            Compatibility.item == item_key, Compatibility.universal == True).scalar()  # noqa: E712
     return None
 
 
@@ -41,7 +43,7 @@ def order_snapshot(order_id, caller_id):
     row = None
     if order_key is not None:
         row = (Order.select(Order.item.alias("item_id"), Order.snapshot, Order.date_created,
-                            Item.seller.alias("seller_id"), Item.is_universal,
+                            Item.key.alias("item_key"), Item.seller.alias("seller_id"), Item.is_universal,
                             fn.EXISTS(Claim.select(Claim.id).where(Claim.order == Order.id)).alias("has_claims"))
                .join(Item).where(Order.id == order_key).dicts().first())
     if row is None or not row["snapshot"]:
@@ -58,7 +60,7 @@ def order_snapshot(order_id, caller_id):
     status = {"compatibility": compatibility}
     current = None
     if compatibility == "CONFIRMED":
-        current = _current_compatibility_id(row["item_id"], product_id, row["is_universal"])
+        current = _current_compatibility_id(row["item_key"], product_id, row["is_universal"])
         if current is not None:
             status["compatibility_id"] = current
     elif compatibility == "NO_USER_SELECTION":

@@ -1,0 +1,75 @@
+"""Integer keys (Item.key, Product.key), given by the database when a row is first stored, whatever
+stores it, never changed nor reused: the compatibilities and the change records name their item and
+product by eight bytes instead of their text ids, which keeps their rows and index entries narrow.
+
+PostgreSQL draws them from a sequence (the column's default); SQLite has no sequences, so a trigger
+gives a new row the next key after the greatest (its writes are serialised, so two inserts never
+draw the same one). An upsert that finds the row stored updates it and leaves its key alone. A bulk
+import asks for its new rows' keys up front (next_keys), so that it neither waits on the trigger row
+by row nor reads the keys back.
+"""
+from app.db import db, is_postgres
+from app.services.bundle.sql import select_in
+
+COLUMN = "key"
+
+
+def _names(model):
+    table = model._meta.table_name
+    return table, f"{table}_{COLUMN}_seq", f"{table}_{COLUMN}_given"
+
+
+def ensure_keys(model):
+    """The default or the trigger that gives keys, on a fresh schema and after the migration that
+    added the column (which gave the rows stored before it theirs first)."""
+    table, sequence, trigger = _names(model)
+    if is_postgres():
+        # Once in place, nothing is altered: an ALTER TABLE would lock the table against every reader
+        # of the service each time the schema is checked (every `db upgrade`).
+        default, nullable = db.execute_sql(
+            "SELECT column_default, is_nullable FROM information_schema.columns WHERE table_schema = current_schema()"
+            " AND table_name = %s AND column_name = %s", (table, COLUMN)).fetchone()
+        if default is not None and nullable == "NO":
+            return
+        db.execute_sql(f'CREATE SEQUENCE IF NOT EXISTS "{sequence}" OWNED BY "{table}"."{COLUMN}"')
+        db.execute_sql(f"SELECT setval('\"{sequence}\"', max(\"{COLUMN}\")) FROM \"{table}\""
+                       f" HAVING max(\"{COLUMN}\") > 0")
+        db.execute_sql(f'ALTER TABLE "{table}" ALTER COLUMN "{COLUMN}" SET DEFAULT nextval(\'"{sequence}"\'),'
+                       f' ALTER COLUMN "{COLUMN}" SET NOT NULL')
+        return
+    db.execute_sql(f'CREATE TRIGGER IF NOT EXISTS "{trigger}" AFTER INSERT ON "{table}" WHEN NEW."{COLUMN}" IS NULL'
+                   f' BEGIN UPDATE "{table}" SET "{COLUMN}" = (SELECT coalesce(max("{COLUMN}"), 0) + 1 FROM "{table}")'
+                   f' WHERE rowid = NEW.rowid; END')
+
+
+def number_stored(model, order):
+    """Keys for the rows stored without one (a migration), in the order of the columns `order`."""
+    table = model._meta.table_name
+    by = ", ".join(f'"{column}"' for column in order)
+    db.execute_sql(f'UPDATE "{table}" SET "{COLUMN}" = numbered.n FROM (SELECT "id", row_number() OVER'
+                   f' (ORDER BY {by}) + coalesce((SELECT max("{COLUMN}") FROM "{table}"), 0) AS n'
+                   f' FROM "{table}" WHERE "{COLUMN}" IS NULL) AS numbered WHERE "{table}"."id" = numbered."id"')
+
+
+def next_keys(model, count):
+    """`count` keys for new rows of `model` that no other writer will draw, in ascending order. Inside
+    the caller's write transaction: SQLite's begins with the write lock (app.db), which keeps them
+    unused until it commits; PostgreSQL's sequence never gives a key twice."""
+    if count <= 0:
+        return []
+    table, sequence, _ = _names(model)
+    if is_postgres():
+        return [key for (key,) in db.execute_sql(
+            f"SELECT nextval('\"{sequence}\"') FROM generate_series(1, %s) ORDER BY 1", (count,)).fetchall()]
+    first = db.execute_sql(f'SELECT coalesce(max("{COLUMN}"), 0) + 1 FROM "{table}"').fetchone()[0]
+    return list(range(first, first + count))
+
+
+def keys_of(model, ids):
+    """{id: key} of the stored rows of `model` among `ids`."""
+    return dict(select_in(model, ["id", COLUMN], "id", list(ids)))
+
+
+def ids_of(model, keys):
+    """{key: id} of the stored rows of `model` among `keys`."""
+    return dict(select_in(model, [COLUMN, "id"], COLUMN, list(keys)))
