@@ -1,10 +1,16 @@
 """Products' integer keys (Product.key) and the compatibilities that name their item and product by the
 two keys; a database whose compatibilities named them by their text ids is migrated in place (0015)."""
+import pytest
+from peewee import fn
+
 from app.db import db, is_postgres
 from app.migrations import create_schema
 from app.models import Compatibility, Item, Product
+from app.services.bundle import products
+from app.services.row_keys import queries as row_keys
 from tests.bundles import vehicle_products
 from tests.compat.compat_data import SELLER_H, compat, full_bundle, listing, product, url
+from tests.helpers import recorded_statements
 
 MIGRATION = "0015_compatibility_keys"
 ITEMS, PRODUCTS, TABLE = Item._meta.table_name, Product._meta.table_name, Compatibility._meta.table_name
@@ -116,3 +122,35 @@ def test_migration_rewrites_the_compatibilities_with_their_keys(client, run_db, 
     assert client.post(url(), json={"products": [product("MLA90077")]}, headers=SELLER_H).status_code == 200
     run_db(lambda: Product.delete().where(Product.id == "MLA90077").execute())
     assert "MLA90077" not in str(_answers(client)[0])
+
+
+def _trigger_stored():
+    return bool(db.execute_sql("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+                               (f"{PRODUCTS}_key_given",)).fetchall())
+
+
+def test_a_large_product_import_writes_its_keys_without_sqlites_trigger_and_puts_it_back(
+        run_db, load_bundle, monkeypatch):
+    if run_db(is_postgres):
+        pytest.skip("SQLite's trigger; PostgreSQL's sequence is the column's default")
+    monkeypatch.setattr(row_keys, "MIN_ROWS", 2)
+    load_bundle(full_bundle())
+    with recorded_statements() as statements:
+        load_bundle({"products": [_vehicle("MLA90077"), _vehicle("MLA90078")]})
+    assert any(s.startswith(f'DROP TRIGGER IF EXISTS "{PRODUCTS}_key_given"') for s in statements)
+    assert run_db(_trigger_stored)
+    top = run_db(lambda: Product.select(fn.MAX(Product.key)).scalar())
+
+    def stored_without_a_key():  # as any other writer would
+        with db.atomic():
+            Product.insert(id="MLA90079", domain="MLA-CARS_AND_VANS", site="MLA", name="x").execute()
+        return Product.get_by_id("MLA90079").key
+    assert run_db(stored_without_a_key) == top + 1
+
+    def failing(*args):
+        raise RuntimeError("the disk is full")
+    monkeypatch.setattr(products, "_write_attributes", failing)  # after the products' insert
+    with pytest.raises(RuntimeError, match="the disk is full"):
+        load_bundle({"products": [_vehicle("MLA90080"), _vehicle("MLA90081")]})
+    assert run_db(_trigger_stored)  # the rollback put it back
+    assert not run_db(lambda: Product.select().where(Product.id == "MLA90080").exists())

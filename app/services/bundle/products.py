@@ -6,7 +6,7 @@ from app.services.bundle.load import upsert
 from app.services.bundle.sql import delete_in, insert_rows, select_in
 from app.services.catalog.text_normalize import value_key
 from app.services.finder import facet_changes
-from app.services.row_keys.queries import next_keys
+from app.services.row_keys.queries import keys_given, next_keys
 
 
 def load_products(records, ctx):
@@ -30,9 +30,8 @@ def load_products(records, ctx):
     counts = facet_changes.plan({pid: (_facet_state(stored_products.get(pid), stored_attributes.get(pid, ())),
                                        _facet_state(products[pid], attributes[pid])) for pid in changed})
     new_rows = [row for pid, row in products.items() if pid not in stored_products]
-    # Their keys asked for at once: SQLite's trigger would give them one row at a time.
     new_rows = [(*row, key) for row, key in zip(new_rows, next_keys(Product, len(new_rows)), strict=True)]
-    with indexes_rebuilt(Product, len(new_rows)):
+    with indexes_rebuilt(Product, len(new_rows)), keys_given(Product, len(new_rows)):
         insert_rows(Product, [*PRODUCT_FIELDS, "key"], new_rows)
     upsert(Product, PRODUCT_FIELDS, [row for pid, row in products.items()
                                      if pid in stored_products and stored_products[pid] != row], ["id"])

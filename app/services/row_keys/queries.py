@@ -5,10 +5,12 @@ product by eight bytes instead of their text ids, which keeps their rows and ind
 PostgreSQL draws them from a sequence (the column's default); SQLite has no sequences, so a trigger
 gives a new row the next key after the greatest (its writes are serialised, so two inserts never
 draw the same one). An upsert that finds the row stored updates it and leaves its key alone. A bulk
-import asks for its new rows' keys up front (next_keys), so that it neither waits on the trigger row
-by row nor reads the keys back.
+import asks for its new rows' keys up front (next_keys) and writes them with the rows (keys_given).
 """
+from contextlib import contextmanager
+
 from app.db import db, is_postgres
+from app.services.bundle.bulk import MIN_ROWS
 from app.services.bundle.sql import select_in
 
 COLUMN = "key"
@@ -63,6 +65,20 @@ def next_keys(model, count):
             f"SELECT nextval('\"{sequence}\"') FROM generate_series(1, %s) ORDER BY 1", (count,)).fetchall()]
     first = db.execute_sql(f'SELECT coalesce(max("{COLUMN}"), 0) + 1 FROM "{table}"').fetchone()[0]
     return list(range(first, first + count))
+
+
+@contextmanager
+def keys_given(model, rows):
+    """Runs the block, an insert of `rows` rows of `model` that carry their keys (next_keys), without
+    SQLite's trigger when they are many (MIN_ROWS): run once per inserted row only to find its key
+    given, it cost more than the insert itself. Inside the write transaction, whose lock keeps every
+    other writer out until the trigger is back (or, on an error, the rollback puts it back)."""
+    if is_postgres() or rows < MIN_ROWS or not db.in_transaction():
+        yield
+        return
+    db.execute_sql(f'DROP TRIGGER IF EXISTS "{_names(model)[2]}"')
+    yield
+    ensure_keys(model)
 
 
 def keys_of(model, ids):
