@@ -8,6 +8,8 @@ ALTER TABLE, as 0014 did (one rewrite of the table and its indexes); SQLite buil
 from its own statement (it cannot drop a column a foreign key names)."""
 import re
 
+from app.migrations.sqlite_tables import set_aside
+
 
 def _columns(db, table):
     return {column.name for column in db.get_columns(table)}
@@ -56,18 +58,12 @@ def _postgres(db, items, products, table):
 
 
 def _sqlite(db, items, products, table):
-    statement = db.execute_sql("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
-                               (table,)).fetchone()[0]
+    statement, _, old = set_aside(db, table, "before_keys")  # its indexes are built again on the keys
     for of in ("item", "product"):
         statement = re.sub(rf'"{of}_id" [A-Za-z]+(\(\d+\))?', f'"{of}_key" INTEGER', statement, count=1)
         statement = statement.replace(f'FOREIGN KEY ("{of}_id") REFERENCES "{of}" ("id")',
                                       f'FOREIGN KEY ("{of}_key") REFERENCES "{of}" ("key")')
     statement = re.sub(r'"domain_id" [A-Za-z]+(\(\d+\))?( NOT NULL)?, ', "", statement, count=1)
-    old = f"{table}_before_keys"
-    db.execute_sql(f'ALTER TABLE "{table}" RENAME TO "{old}"')
-    for index in db.get_indexes(old):
-        if not index.name.startswith("sqlite_autoindex"):
-            db.execute_sql(f'DROP INDEX "{index.name}"')
     db.execute_sql(statement)
     kept = [name for name in _columns(db, table) if name not in ("item_key", "product_key")]
     names = ", ".join(f'"{name}"' for name in kept)

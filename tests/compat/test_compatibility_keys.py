@@ -5,6 +5,7 @@ from peewee import fn
 
 from app.db import db, is_postgres
 from app.migrations import create_schema
+from app.migrations.sqlite_tables import set_aside
 from app.models import Compatibility, Item, Product
 from app.services.bundle import products
 from app.services.row_keys import queries as row_keys
@@ -32,24 +33,20 @@ def as_before_the_keys():
                        f' ADD FOREIGN KEY ("item_id") REFERENCES "{ITEMS}" ("id") ON DELETE CASCADE,'
                        f' ADD FOREIGN KEY ("product_id") REFERENCES "{PRODUCTS}" ("id") ON DELETE CASCADE')
     else:
-        ddl = db.execute_sql("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (TABLE,)).fetchone()[0]
+        ddl, _, keyed = set_aside(db, TABLE, "keyed")
         ddl = ddl.replace('"item_key" INTEGER', '"item_id" VARCHAR(40)')
         ddl = ddl.replace('"product_key" INTEGER', '"product_id" VARCHAR(40), "domain_id" VARCHAR(100)')
         for of in ("item", "product"):
             ddl = ddl.replace(f'FOREIGN KEY ("{of}_key") REFERENCES "{of}" ("key")',
                               f'FOREIGN KEY ("{of}_id") REFERENCES "{of}" ("id")')
-        db.execute_sql(f'ALTER TABLE "{TABLE}" RENAME TO "{TABLE}_keyed"')
-        for index in db.get_indexes(f"{TABLE}_keyed"):
-            if not index.name.startswith("sqlite_autoindex"):
-                db.execute_sql(f'DROP INDEX "{index.name}"')
         db.execute_sql(ddl)
         kept = [c.name for c in db.get_columns(TABLE) if c.name not in ("item_id", "product_id", "domain_id")]
         names, selected = ", ".join(f'"{n}"' for n in kept), ", ".join(f'c."{n}"' for n in kept)
         db.execute_sql(f'INSERT INTO "{TABLE}" ("item_id", "product_id", "domain_id", {names})'
-                       f' SELECT i."id", p."id", p."domain_id", {selected} FROM "{TABLE}_keyed" c'
+                       f' SELECT i."id", p."id", p."domain_id", {selected} FROM "{keyed}" c'
                        f' JOIN "{ITEMS}" i ON i."key" = c."item_key"'
                        f' LEFT JOIN "{PRODUCTS}" p ON p."key" = c."product_key"')
-        db.execute_sql(f'DROP TABLE "{TABLE}_keyed"')
+        db.execute_sql(f'DROP TABLE "{keyed}"')
         db.execute_sql(f'DROP TRIGGER "{PRODUCTS}_key_given"')
     db.execute_sql(f'CREATE UNIQUE INDEX "{TABLE}_item_id_product_id" ON "{TABLE}" ("item_id", "product_id")')
     db.execute_sql(f'CREATE INDEX "{TABLE}_product_id" ON "{TABLE}" ("product_id")')
