@@ -15,7 +15,7 @@ from app.models.word_codes import ACTIONS, ACTOR_KINDS
 from app.services.bundle.sql import insert_rows
 from app.services.history.scope import current_scope
 from app.services.history.state import touch
-from app.services.row_keys.lookups import item_key_of, product_id_of, product_keys_of
+from app.services.row_keys.lookups import product_id_of, product_keys_of
 from app.services.row_keys.queries import keys_of
 
 CREATE, UPDATE, DELETE = "CREATE", "UPDATE", "DELETE"
@@ -101,11 +101,12 @@ def snapshot(item_id, product_ids=None, compatibility_ids=None):
     restrictions)} of the item's compatibilities with these products (or these ids)."""
     by_product = product_ids is not None
     values = list(product_ids if by_product else compatibility_ids)
+    key = item_key(current_scope(), item_id)  # the locked item's, as the records take it
     rows = {}
     for start in range(0, len(values), CHUNK):
         chunk = values[start:start + CHUNK]
         among = Compatibility.product.in_(product_keys_of(chunk)) if by_product else Compatibility.id.in_(chunk)
-        query = Compatibility.select(*STATE).where(Compatibility.item == item_key_of(item_id), among)
+        query = Compatibility.select(*STATE).where(Compatibility.item == key, among)
         rows.update((row[0], row) for row in query.tuples())
     return rows
 
