@@ -17,7 +17,6 @@ from app.models import (
 from app.services.auth import tokens as auth
 from app.services.bundle import BundleError, export_bundle, import_bundle
 from app.services.compat.item_state import refresh_items
-from app.services.row_keys.lookups import item_key_of
 from tests.bundle_data import full_bundle, row_counts
 from tests.bundles import SELLER, TOKENS, base_bundle, item
 from tests.compat.compat_data import compatibility_rows
@@ -208,7 +207,7 @@ def test_item_state_refresh_writes_only_the_items_whose_state_changed(load_bundl
     assert run_db(refresh_items, None) == 0
     assert run_db(row_versions) == versions
     # Behind its back:
-    run_db(lambda: Compatibility.delete().where(Compatibility.item == item_key_of("MLA100")).execute())
+    run_db(lambda: Compatibility.delete().where(Compatibility.item == Item.get_by_id("MLA100").key).execute())
     assert run_db(refresh_items, ids) == 1
     assert run_db(lambda: Item.get_by_id("MLA100").compatibilities_count) == 0
     assert run_db(refresh_items, ids) == 0

@@ -5,12 +5,6 @@ statement)."""
 from app.models import Item, Product
 
 
-def item_key_of(item_id):
-    """The key of the item `item_id` (a value or a param), as an expression."""
-    item = Item.alias("keyed_item")
-    return item.select(item.key).where(item.id == item_id)
-
-
 def product_key_of(product_id):
     """The key of the product `product_id` (a value or a param), as an expression."""
     product = Product.alias("keyed_product")
