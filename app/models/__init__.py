@@ -12,6 +12,7 @@ from app.models.catalog import (
                                 DomainDiscoveryTerm,
                                 Product,
                                 ProductAttribute,
+                                ProductKeyOrder,
                                 RestrictionAttribute,
                                 RestrictionValue,
 )
@@ -28,7 +29,8 @@ from app.models.scrolls import ItemScroll
 ALL_MODELS = [
     Currency, Site, User, Application, AccessToken, RefreshToken, AuthorizationCode,
     Domain, Category, CompatibilityDomain, CompatibilityRule, CategoryRule,
-    RestrictionAttribute, RestrictionValue, Product, AttributeScope, ProductAttribute, DomainDiscoveryTerm,
+    RestrictionAttribute, RestrictionValue, Product, AttributeScope, ProductAttribute, ProductKeyOrder,
+    DomainDiscoveryTerm,
     Item, Suggestion, CompatibilityException, Compatibility, Order, Claim,
     ChartDomain, TechnicalSpec, Chart, ChartRow, ChartFilterValue, CatalogVersion, CompatibilityChange,
     FinderDomain, FinderFacet, FinderPairFacet, BulkJob, BulkRow, BulkItem, ItemScroll,

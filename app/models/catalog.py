@@ -108,7 +108,10 @@ class AttributeScope(BaseModel):
 class ProductAttribute(BaseModel):
     """One attribute value of a product, with the scope (the product's domain and child flag, and
     the attribute) a family's attribute is looked up by, so that a family is answered from indexes."""
-    product = ForeignKeyField(Product, backref="attribute_rows", on_delete="CASCADE", index=False)
+    # The product by its integer key (Product.key), as the compatibilities name it: the three
+    # indexes end with it, and integers sort and compare faster than the text ids' collation.
+    product = ForeignKeyField(Product, field=Product.key, column_name="product_key", object_id_name="product_key",
+                              backref="attribute_rows", on_delete="CASCADE", index=False)
     scope = ForeignKeyField(AttributeScope, index=False)
     attribute_id = CodeField(max_length=100)
     value_id = CodeField(max_length=100, null=True)
@@ -148,6 +151,17 @@ class CatalogVersion(BaseModel):
     version = CharField(max_length=32)
 
 
+class ProductKeyOrder(BaseModel):
+    """Per domain: whether its products' keys are in the order of their ids (a product with a
+    greater id has a greater key), so that a page of its products by id can be read in the order of
+    the attribute rows' indexes, which end with the key (app/services/row_keys/order.py); and the
+    greatest id stored in it, which the next import's ids are compared with. No row for a domain
+    that has products: not known, taken as not."""
+    domain_id = CharField(primary_key=True, max_length=100)
+    greatest_id = CharField(max_length=40, null=True)
+    keys_follow_ids = BooleanField()
+
+
 __all__ = ["Domain", "Category", "CompatibilityDomain", "CompatibilityRule", "CategoryRule",
            "RestrictionAttribute", "RestrictionValue", "Product", "AttributeScope", "ProductAttribute",
-           "DomainDiscoveryTerm", "CatalogVersion"]
+           "DomainDiscoveryTerm", "CatalogVersion", "ProductKeyOrder"]

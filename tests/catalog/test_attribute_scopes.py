@@ -6,8 +6,9 @@ import pytest
 
 from app.db import db, is_postgres
 from app.migrations import create_schema
-from app.models import AttributeScope, ProductAttribute
+from app.models import AttributeScope, Product, ProductAttribute
 from app.services.bundle import export_bundle
+from tests.catalog.test_attribute_keys import table_shape
 from tests.finder.data import AUTH, DOMAIN, finder_bundle
 from tests.finder.test_import import top, total
 
@@ -57,19 +58,19 @@ def test_imports_share_the_scopes_and_a_moved_product_takes_its_new_domains(clie
     load_bundle({"products": [moved]})
     rows = run_db(lambda: list(ProductAttribute.select(AttributeScope.domain_id, AttributeScope.is_child,
                                                        ProductAttribute.attribute_id).join(AttributeScope)
-                               .where(ProductAttribute.product == "MLA900001").tuples()))
+                               .join_from(ProductAttribute, Product).where(Product.id == "MLA900001").tuples()))
     assert rows and all(row[:2] == ("MLA-SPARK_PLUGS", False) for row in rows)
     assert {row[2] for row in rows} == {a["id"] for a in moved["attributes"]}
 
 
 def test_migration_gives_a_database_made_before_the_scopes_its_scopes(client, load_bundle, run_db):
     load_bundle(finder_bundle())
-    answers, exported = _answers(client), run_db(export_bundle)["products"]
+    answers, exported, shape = _answers(client), run_db(export_bundle)["products"], run_db(table_shape)
 
     def as_before_the_scopes():
         rows = db.execute_sql(
-            "SELECT a.product_id, p.domain_id, p.parent_id IS NOT NULL, s.attribute_id, a.value_id, a.value_name,"
-            " a.value_key, a.position FROM product_attribute a JOIN product p ON p.id = a.product_id"
+            "SELECT p.id, p.domain_id, p.parent_id IS NOT NULL, s.attribute_id, a.value_id, a.value_name,"
+            " a.value_key, a.position FROM product_attribute a JOIN product p ON p.key = a.product_key"
             " JOIN attribute_scope s ON s.id = a.scope_id").fetchall()
         db.execute_sql("DROP TABLE product_attribute")
         db.execute_sql("DROP TABLE attribute_scope")
@@ -78,11 +79,12 @@ def test_migration_gives_a_database_made_before_the_scopes_its_scopes(client, lo
         marks = ", ".join([db.param] * 8)
         db.cursor().executemany(f"INSERT INTO product_attribute VALUES ({marks})", rows)
         db.execute_sql("DELETE FROM finder_facet")  # the migration counts them again
-        db.execute_sql("DELETE FROM schema_migration WHERE name = '0005_attribute_scopes'")
+        # 0005 makes the rows of that time, by the product's id, and 0016 gives them the product's key.
+        db.execute_sql("DELETE FROM schema_migration WHERE name IN ('0005_attribute_scopes', '0016_attribute_keys')")
         return len(rows)
 
     rows = run_db(lambda: db.atomic()(as_before_the_scopes)())
-    assert run_db(create_schema) == ["0005_attribute_scopes"]
+    assert run_db(create_schema) == ["0005_attribute_scopes", "0016_attribute_keys"]
 
     assert _answers(client) == answers
     assert run_db(export_bundle)["products"] == exported
@@ -90,9 +92,10 @@ def test_migration_gives_a_database_made_before_the_scopes_its_scopes(client, lo
     columns = run_db(lambda: {c.name for c in db.get_columns("product_attribute")})
     assert {"domain_id", "is_child"}.isdisjoint(columns) and "scope_id" in columns
     indexes = run_db(lambda: {tuple(i.columns) for i in db.get_indexes("product_attribute")})
-    assert indexes == {("product_id", "attribute_id"), ("scope_id", "value_id", "product_id"),
-                       ("scope_id", "value_key", "product_id")}
+    assert indexes == {("product_key", "attribute_id"), ("scope_id", "value_id", "product_key"),
+                       ("scope_id", "value_key", "product_key")}
     assert not run_db(lambda: db.table_exists("product_attribute_before_scopes"))
+    assert run_db(table_shape) == shape  # as a database made by this code
 
 
 def test_postgresql_compares_the_attribute_rows_codes_byte_by_byte(run_db):
@@ -103,5 +106,4 @@ def test_postgresql_compares_the_attribute_rows_codes_byte_by_byte(run_db):
         " WHERE table_schema = current_schema() AND table_name = 'product_attribute'").fetchall()))
     codes = ("attribute_id", "value_id", "value_key")
     assert {name: collations[name] for name in codes} == dict.fromkeys(codes, "C")
-    # Names keep the database's collation, and product ids too: joined to other tables' product ids.
-    assert (collations["value_name"], collations["product_id"]) == (None, None)
+    assert collations["value_name"] is None  # names keep the database's collation

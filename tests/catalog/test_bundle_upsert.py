@@ -56,7 +56,7 @@ def test_reimport_replaces_a_products_attributes(load_bundle, run_db):
     rows = run_db(lambda: list(ProductAttribute.select(
         ProductAttribute.attribute_id, ProductAttribute.value_key, AttributeScope.is_child, AttributeScope.domain_id,
         AttributeScope.attribute_id.alias("scope_attribute")).join(AttributeScope).where(
-        ProductAttribute.product == "MLA90001").dicts()))
+        ProductAttribute.product == Product.get_by_id("MLA90001").key).dicts()))
     assert [(r["attribute_id"], r["value_key"], r["is_child"], r["domain_id"], r["scope_attribute"])
             for r in rows] == [("BRAND", "vw", True, "MLA-CARS_AND_VANS", "BRAND")]
     stored = run_db(Product.get_by_id, "MLA90001")
@@ -237,7 +237,7 @@ def test_reimport_updates_changed_and_added_product_attributes(load_bundle, run_
     load_bundle({"products": [product]})
     rows = run_db(lambda: list(ProductAttribute.select(
         ProductAttribute.attribute_id, ProductAttribute.value_key, ProductAttribute.position)
-        .where(ProductAttribute.product == product["id"]).order_by(ProductAttribute.position).tuples()))
+        .where(ProductAttribute.product == Product.get_by_id(product["id"]).key).order_by(ProductAttribute.position).tuples()))
     assert rows == [("BRAND", "vw", 0), ("MODEL", "gol", 1), ("VEHICLE_YEAR", "2010", 2),
                     ("SHORT_VERSION", "1.6 trendline", 3), ("ENGINE", "1.6 msi", 4)]
     exported = next(p for p in run_db(export_bundle)["products"] if p["id"] == product["id"])

@@ -10,6 +10,8 @@ from app.models import Compatibility, Item, Product
 from app.services.bundle import products
 from app.services.row_keys import queries as row_keys
 from tests.bundles import vehicle_products
+from tests.catalog.test_attribute_keys import MIGRATION as ATTRIBUTE_KEYS
+from tests.catalog.test_attribute_keys import as_before_the_keys as as_before_the_attribute_keys
 from tests.compat.compat_data import SELLER_H, compat, full_bundle, listing, product, url
 from tests.helpers import recorded_statements
 
@@ -19,7 +21,9 @@ ITEMS, PRODUCTS, TABLE = Item._meta.table_name, Product._meta.table_name, Compat
 
 def as_before_the_keys():
     """The products without their key and the compatibilities naming their item and product by text ids,
-    with their copy of the product's domain, as before 0015."""
+    with their copy of the product's domain, as before 0015 (and so the attribute rows naming their
+    product by its id, as before 0016: first, while the products have their keys)."""
+    as_before_the_attribute_keys()
     if is_postgres():
         db.execute_sql(f'ALTER TABLE "{TABLE}" DROP CONSTRAINT "{TABLE}_item_key_fkey",'
                        f' DROP CONSTRAINT "{TABLE}_product_key_fkey",'
@@ -105,7 +109,8 @@ def test_migration_rewrites_the_compatibilities_with_their_keys(client, run_db, 
     before = _written(client, load_bundle)
     run_db(lambda: db.atomic()(as_before_the_keys)())
     assert {"item_id", "product_id", "domain_id"} <= run_db(_columns)
-    assert run_db(create_schema) == [MIGRATION]  # first: the tests after this one need this code's schema
+    # First: the tests after this one need this code's schema.
+    assert run_db(create_schema) == [MIGRATION, ATTRIBUTE_KEYS]
     assert _answers(client) == before
     assert {"item_id", "product_id", "domain_id"}.isdisjoint(run_db(_columns))
     keys = run_db(lambda: [key for _, key in Product.select(Product.id, Product.key).order_by(Product.id).tuples()])

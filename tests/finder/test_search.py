@@ -1,8 +1,11 @@
 """F3: a page of the child products that match every known attribute, sorted, with the exact total."""
 import pytest
 
+from app.models import Product, ProductKeyOrder
 from app.models import finder as stored
+from app.services.row_keys.order import keys_follow_ids
 from tests.finder.data import AUTH, DOMAIN, children, expected_search_ids, finder_bundle
+from tests.helpers import recorded_statements
 
 SEARCH = "/catalog_compatibilities/products_search/chunks"
 
@@ -57,6 +60,45 @@ def test_pages_and_totals_are_exact_for_every_shape(client, load_bundle, monkeyp
         for sort in SORTS:
             body = {**case, **({"sort": sort} if sort else {})}
             assert _all_ids(client, **body) == expected_search_ids(bundle, case.get("known_attributes", ()), sort), body
+
+
+def test_pages_are_by_id_whatever_order_the_products_got_their_keys_in(client, load_bundle, run_db):
+    """The attribute rows name their products by key. A catalog whose greater ids were stored first
+    has keys out of the ids' order (recorded so: the pages sort the ids); still paged by id, and a
+    sort's ties broken by id."""
+    bundle = finder_bundle()
+    products = sorted(bundle["products"], key=lambda p: p["id"])
+    parents = [p for p in products if not p.get("parent_id")]
+    later = [p for p in products if p.get("parent_id")][:len(products) // 3]
+    load_bundle({**bundle, "products": [p for p in products if p not in later]})
+    load_bundle({"products": parents + later})
+    ids = sorted(p["id"] for p in children(bundle))
+    keys = run_db(lambda: [key for (key,) in Product.select(Product.key).where(Product.id.in_(ids))
+                           .order_by(Product.id).tuples()])
+    assert keys != sorted(keys)  # the keys are not in the ids' order
+    assert not run_db(keys_follow_ids, DOMAIN)
+    for case in CASES:
+        for sort in SORTS:
+            body = {**case, **({"sort": sort} if sort else {})}
+            assert _all_ids(client, **body) == expected_search_ids(bundle, case.get("known_attributes", ()), sort), body
+
+
+def test_a_page_walks_the_index_in_key_order_only_where_keys_follow_ids(client, load_bundle, run_db):
+    """Keys in the ids' order (one import): the page is read in the index's order, no product's id
+    looked up; out of order (above): each matching product's id is read to sort by it."""
+    bundle = finder_bundle()
+    load_bundle(bundle)
+    assert run_db(keys_follow_ids, DOMAIN)
+    body = {"known_attributes": [{"id": "BRAND", "value_ids": ["60249"]}], "offset": 2, "limit": 3}
+    with recorded_statements() as seen:
+        ids = [r["id"] for r in search(client, **body).get_json()["results"]]
+    assert ids == expected_search_ids(bundle, body["known_attributes"], None)[2:5]
+    paged = [sql for sql in seen if 'FROM "product_attribute" AS "d"' in sql]
+    assert paged and not [sql for sql in paged if '"paged"' in sql]
+    run_db(lambda: ProductKeyOrder.update(keys_follow_ids=False).execute())
+    with recorded_statements() as seen:
+        assert [r["id"] for r in search(client, **body).get_json()["results"]] == ids
+    assert [sql for sql in seen if 'FROM "product_attribute" AS "d"' in sql and '"paged"' in sql]
 
 
 def test_default_sort_is_by_id_and_only_child_products(client, bundle):

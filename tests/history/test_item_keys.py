@@ -10,6 +10,7 @@ from app.models import CompatibilityChange, Item
 from app.services.bundle import BundleError
 from app.services.row_keys.queries import ensure_keys
 from tests.bundles import item
+from tests.catalog.test_attribute_keys import MIGRATION as ATTRIBUTE_KEYS
 from tests.compat.compat_data import SELLER_H, compat, full_bundle, product, url
 from tests.compat.test_compatibility_keys import MIGRATION as COMPATIBILITY_KEYS
 from tests.compat.test_compatibility_keys import as_before_the_keys as as_before_the_compatibility_keys
@@ -30,7 +31,7 @@ def _record_columns():
 
 def _as_before_the_keys(unstored_item=None):
     """The items without their key and the records naming their item by its text id, as before 0014
-    (plus a record of `unstored_item`, an item that is not stored, when given), and so before 0015."""
+    (plus a record of `unstored_item`, an item that is not stored, when given), and so before 0015 and 0016."""
     as_before_the_compatibility_keys()
     db.execute_sql(f'ALTER TABLE "{RECORDS}" ADD COLUMN "item_id" VARCHAR(40)')
     db.execute_sql(f'UPDATE "{RECORDS}" SET "item_id" = (SELECT i."id" FROM "{ITEMS}" i'
@@ -96,7 +97,7 @@ def test_migration_numbers_the_items_and_rewrites_the_records(client, run_db, lo
     run_db(lambda: db.atomic()(_as_before_the_keys)())
     assert "item_id" in run_db(_record_columns)
     # First: the tests after this one need this code's schema.
-    assert run_db(create_schema) == [MIGRATION, COMPATIBILITY_KEYS]
+    assert run_db(create_schema) == [MIGRATION, COMPATIBILITY_KEYS, ATTRIBUTE_KEYS]
     assert (_history(client), _history(client, "MLA101")) == before
     keys = run_db(lambda: [key for _, key in Item.select(Item.id, Item.key)
                            .order_by(Item.date_created, Item.id).tuples()])
@@ -118,7 +119,7 @@ def test_migration_stops_on_a_record_of_an_item_not_stored_and_changes_nothing(c
         assert "item_id" in run_db(_record_columns)
     finally:  # as the message says; the database is then this code's again for the tests after this one
         run_db(db.execute_sql, f"DELETE FROM \"{RECORDS}\" WHERE \"item_id\" = 'MLA777'")
-        assert run_db(create_schema) == [MIGRATION, COMPATIBILITY_KEYS]
+        assert run_db(create_schema) == [MIGRATION, COMPATIBILITY_KEYS, ATTRIBUTE_KEYS]
     assert "item_id" not in run_db(_record_columns)
 
 
@@ -128,7 +129,7 @@ def test_a_database_two_releases_behind_takes_both_migrations(client, run_db, lo
     before = _written(client, load_bundle)
     run_db(lambda: db.atomic()(_as_words)())
     run_db(lambda: db.atomic()(_as_before_the_keys)())
-    assert run_db(create_schema) == [WORDS_MIGRATION, MIGRATION, COMPATIBILITY_KEYS]
+    assert run_db(create_schema) == [WORDS_MIGRATION, MIGRATION, COMPATIBILITY_KEYS, ATTRIBUTE_KEYS]
     assert (_history(client), _history(client, "MLA101")) == before
     assert "item_id" not in run_db(_record_columns)
 

@@ -154,13 +154,13 @@ def products():
     query = ProductAttribute.select(ProductAttribute.product, ProductAttribute.attribute_id,
                                     ProductAttribute.value_id, ProductAttribute.value_name).order_by(
         ProductAttribute.product, ProductAttribute.position)
-    for product_id, attribute_id, value_id, value_name in query.tuples().iterator():
-        attributes.setdefault(product_id, []).append(
+    for product_key, attribute_id, value_id, value_name in query.tuples().iterator():
+        attributes.setdefault(product_key, []).append(
             {"id": attribute_id, "value_id": value_id, "value_name": value_name})
-    query = Product.select(Product.id, Product.domain, Product.site, Product.name, Product.parent_id).order_by(
-        Product.id)
+    query = Product.select(Product.id, Product.domain, Product.site, Product.name, Product.parent_id,
+                           Product.key).order_by(Product.id)
     return [{"id": p, "domain_id": d, "site_id": s, "name": n, "parent_id": parent,
-             "attributes": attributes.get(p, [])} for p, d, s, n, parent in query.tuples().iterator()]
+             "attributes": attributes.get(key, [])} for p, d, s, n, parent, key in query.tuples().iterator()]
 
 
 def items():

@@ -6,7 +6,8 @@ from app.services.bundle.load import upsert
 from app.services.bundle.sql import delete_in, insert_rows, select_in
 from app.services.catalog.text_normalize import value_key
 from app.services.finder import facet_changes
-from app.services.row_keys.queries import keys_given, next_keys
+from app.services.row_keys.order import new_product_keys
+from app.services.row_keys.queries import keys_given
 
 
 def load_products(records, ctx):
@@ -17,25 +18,32 @@ def load_products(records, ctx):
                 for r in records}
     # A catalog repeats its value names (brands, years) across products: each is folded once.
     keys = {name: value_key(name) for name in {a.get("value_name") for r in records for a in r["attributes"]}}
+    stored_products, product_keys, stored_attributes = _stored_products(list(products))
+    # The attribute rows name their product by its key: a stored product's, or the next ones, drawn
+    # before the rows are built so that each is built once.
+    new_keys = new_product_keys({pid: row[1] for pid, row in products.items() if pid not in stored_products},
+                                {row[1] for pid, row in products.items()
+                                 if pid in stored_products and stored_products[pid][1] != row[1]})
+    product_keys.update(new_keys)
     scopes, attributes = _scopes(records), {}
     for r in records:
         pid, scope = r["id"], scopes[(r["domain_id"], r.get("parent_id") is not None)]
-        attributes[pid] = [(pid, scope[a["id"]], a["id"], a.get("value_id"), a.get("value_name"),
+        product_key = product_keys[pid]
+        attributes[pid] = [(product_key, scope[a["id"]], a["id"], a.get("value_id"), a.get("value_name"),
                             keys[a.get("value_name")], n) for n, a in enumerate(r["attributes"])]
-    stored_products, stored_attributes = _stored_products(list(products))
     # The finder's counts of every domain that gained, lost or changed a product (a moved product
     # changes two), from the changed products' rows; an unchanged re-import counts nothing.
     changed = [pid for pid, row in products.items()
                if stored_products.get(pid) != row or stored_attributes.get(pid) != attributes[pid]]
-    counts = facet_changes.plan({pid: (_facet_state(stored_products.get(pid), stored_attributes.get(pid, ())),
-                                       _facet_state(products[pid], attributes[pid])) for pid in changed})
-    new_rows = [row for pid, row in products.items() if pid not in stored_products]
-    new_rows = [(*row, key) for row, key in zip(new_rows, next_keys(Product, len(new_rows)), strict=True)]
+    counts = facet_changes.plan({product_keys[pid]: (
+        _facet_state(stored_products.get(pid), stored_attributes.get(pid, ())),
+        _facet_state(products[pid], attributes[pid])) for pid in changed})
+    new_rows = [(*products[pid], key) for pid, key in new_keys.items()]
     with indexes_rebuilt(Product, len(new_rows)), keys_given(Product, len(new_rows)):
         insert_rows(Product, [*PRODUCT_FIELDS, "key"], new_rows)
     upsert(Product, PRODUCT_FIELDS, [row for pid, row in products.items()
                                      if pid in stored_products and stored_products[pid] != row], ["id"])
-    _write_attributes(attributes, stored_attributes)
+    _write_attributes(attributes, stored_attributes, product_keys)
     facet_changes.apply(counts)
 
 
@@ -70,7 +78,7 @@ PRODUCT_FIELDS = ["id", "domain", "site", "name", "parent_id"]
 ATTRIBUTE_FIELDS = ["product", "scope", "attribute_id", "value_id", "value_name", "value_key", "position"]
 
 
-def _write_attributes(attributes, stored_attributes):
+def _write_attributes(attributes, stored_attributes, product_keys):
     """Rewrite only what changed: a product that lost attributes gets all its rows replaced;
     otherwise its new or changed rows are upserted by (product, attribute_id) and the rest stay,
     which for a typical catalog revision writes a fraction of the rows."""
@@ -85,7 +93,7 @@ def _write_attributes(attributes, stored_attributes):
                 replaced.append(pid)
             else:
                 changed_rows += [row for row in rows if by_attribute.get(row[2]) != row]
-    delete_in(ProductAttribute, "product", replaced)
+    delete_in(ProductAttribute, "product", [product_keys[pid] for pid in replaced])
     rows = [row for pid in fresh + replaced for row in attributes[pid]]
     with indexes_rebuilt(ProductAttribute, len(rows)):  # before the upsert, whose key is an index
         insert_rows(ProductAttribute, ATTRIBUTE_FIELDS, rows)
@@ -93,8 +101,13 @@ def _write_attributes(attributes, stored_attributes):
 
 
 def _stored_products(ids):
-    products = {row[0]: tuple(row) for row in select_in(Product, PRODUCT_FIELDS, "id", ids)}
+    """({id: product row}, {id: key}, {id: attribute rows}) of the stored products among `ids`."""
+    products, keys = {}, {}
+    for *row, key in select_in(Product, [*PRODUCT_FIELDS, "key"], "id", ids):
+        products[row[0]], keys[row[0]] = tuple(row), key
+    ids_by_key = {key: pid for pid, key in keys.items()}
     attributes = {}
-    for row in select_in(ProductAttribute, ATTRIBUTE_FIELDS, "product", ids, order_by=["product", "position"]):
-        attributes.setdefault(row[0], []).append(tuple(row))
-    return products, attributes
+    for row in select_in(ProductAttribute, ATTRIBUTE_FIELDS, "product", list(ids_by_key),
+                         order_by=["product", "position"]):
+        attributes.setdefault(ids_by_key[row[0]], []).append(tuple(row))
+    return products, keys, attributes

@@ -164,7 +164,7 @@ def family_probes(shape, values, probe):
 def _family_query(shape, order, *columns):
     """SELECT `columns` of the rows of the family's attribute order[0] (the most selective), each
     product's other attributes tested by a correlated subquery, one lookup in the unique
-    (product, attribute_id) index each (a product's rows share its domain and child flag).
+    (product key, attribute_id) index each (a product's rows share its domain and child flag).
 
     Not a join: the statement is prepared, and PostgreSQL's generic plan cannot tell a model from a
     brand, so it merge-joined the brand's whole index range where the subqueries read only the model's
@@ -190,7 +190,8 @@ def family_products(shape, order, values, limit):
     gets `limit` of them only learns that the family is too large)."""
     def build():
         base, query = _family_query(shape, order)
-        return query.select(base.product).limit(param("limit"))
+        product = Product.alias("selected")
+        return query.select(product.id).join(product, on=(product.key == base.product)).limit(param("limit"))
     cursor = execute_prepared(("family_products", shape, order), build, {**values, "limit": limit})
     return [product_id for (product_id,) in cursor.fetchall()]
 

@@ -55,9 +55,12 @@ def _add(counter, counts, sign):
 
 
 def plan(changes):
-    """`changes`: {product_id: (before, after)}, each None (no product) or (domain_id, is_child,
-    attribute rows as (product_id, scope, attribute_id, value_id, value_name, ...)). Reads what the
-    stored counts need; call before the products are written."""
+    """`changes`: {product_key: (before, after)}, each None (no product) or (domain_id, is_child,
+    attribute rows as (product_key, scope, attribute_id, value_id, value_name, ...)). Products by
+    their keys (Product.key), as the stored attribute rows name them: the stored products an import
+    changes are told from those it leaves alone by key (`_stored_pairs`), so a new product's key
+    needs only be one no stored product has. Reads what the stored counts need; call before the
+    products are written."""
     domains, sides = {}, {}  # sides: {(domain_id, sign): [child rows of one product, ...]}
     for before, after in changes.values():
         for state, sign in ((before, -1), (after, 1)):
@@ -116,16 +119,17 @@ def _add_pairs(counter, rows, pairs, popular, sign):
 def _stored_pairs(domain, changed):
     """The pair counts the stored products the import leaves alone contribute: stored ones for a
     value already popular, counted from the rows of the (few) products that carry a value that
-    becomes popular now."""
+    becomes popular now. `changed`: the keys of the products the import changes, as
+    rows_of_products_with names the stored ones."""
     kept = domain.popular & domain.popular_before
     query = FinderPairFacet.select(*(getattr(FinderPairFacet, f) for f in PAIR_FIELDS[1:])).where(
         FinderPairFacet.domain_id == domain.id).tuples()
     domain.pairs.update({tuple(key): n for *key, n in query if tuple(key[:2]) in kept})
     for known in domain.popular - domain.popular_before:
         products = {}
-        for product_id, *row in queries.rows_of_products_with(domain.id, *known):
-            if product_id not in changed:
-                products.setdefault(product_id, []).append(tuple(row))
+        for product_key, *row in queries.rows_of_products_with(domain.id, *known):
+            if product_key not in changed:
+                products.setdefault(product_key, []).append(tuple(row))
         rows, _, pairs = _counted(list(products.values()))
         _add_pairs(domain.pairs, rows, pairs, {known}, 1)
 

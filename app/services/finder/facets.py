@@ -42,7 +42,7 @@ def _refresh_domain(domain_id):
 def _insert_pairs(domain_id):
     """Counts among the products of each popular known value (by value_id: what clients send).
 
-    One pass over the domain's attribute rows in product order, counted in Python: the same
+    One pass over the domain's attribute rows in product (key) order, counted in Python: the same
     count as a self-join GROUP BY, which spent most of its time sorting a temporary B-tree of
     every pair of rows on text keys, several times slower.
     """

@@ -1,7 +1,7 @@
 """The known attributes of a request sized and ordered for the matching of products (queries.Matching).
 
 Each known attribute's size is read from the stored counts (FinderFacet), so the matching starts from
-the smallest one (a model, not a brand) and checks the others by (product_id, attribute_id) lookups:
+the smallest one (a model, not a brand) and checks the others by (product_key, attribute_id) lookups:
 its cost follows the smallest known value, not the catalog.
 """
 from dataclasses import dataclass

@@ -36,20 +36,21 @@ def get_product(product_id):
     row = Product.get_or_none(Product.id == product_id)
     if row is None:
         raise ApiError("not_found", f"Product {product_id} does not exist")
-    return products_by_id([product_id], require_domain(row.domain_id).attribute_names())[0]
+    return products_by_key([row.key], require_domain(row.domain_id).attribute_names())[0]
 
 
-def products_by_id(ids, attribute_names):
-    """The products of `ids`, in that order; attributes named as the domain names them (their id
+def products_by_key(keys, attribute_names):
+    """The products of `keys`, in that order; attributes named as the domain names them (their id
     when the domain does not describe them)."""
-    if not ids:
+    if not keys:
         return []
     products = {}
-    for product_id, name, domain_id, site_id, parent_id, attribute_id, value_id, value_name in queries.products(ids):
-        product = products.get(product_id)
+    for key, product_id, name, domain_id, site_id, parent_id, attribute_id, value_id, value_name \
+            in queries.products(keys):
+        product = products.get(key)
         if product is None:
-            product = products[product_id] = FinderProduct(product_id, name, domain_id, site_id, parent_id, [])
+            product = products[key] = FinderProduct(product_id, name, domain_id, site_id, parent_id, [])
         if attribute_id is not None:
             product.attributes.append(AttributeValues(
                 attribute_id, attribute_names.get(attribute_id, attribute_id), [Value(value_id, value_name)]))
-    return [products[i] for i in ids if i in products]
+    return [products[k] for k in keys if k in products]

@@ -16,6 +16,7 @@ from peewee import JOIN, OP, SQL, Entity, Expression, fn
 from app.db import db, execute_prepared, is_postgres, param, prepared
 from app.models import AttributeScope, Domain, Product, ProductAttribute
 from app.models.finder import FinderFacet, FinderPairFacet
+from app.services.row_keys.lookups import product_id_of
 
 _NULL = SQL("NULL")
 _ORDERS = {"ASC": "asc", "DESC": "desc"}  # a sort's direction: a method of peewee's column, never the input
@@ -166,11 +167,11 @@ class Matching:
 
 
 def _matching(shape, prefix=""):
-    """(the driver's rows `d`, the WHERE of Matching's products as `d.product_id`), with its params
-    named after `prefix`. Each other attribute is a correlated scalar subquery (one (product_id,
-    attribute_id) lookup per product, as a join would do) rather than a join: PostgreSQL plans a
-    join of several product_attribute rows by weighing their orders, which cost more than running
-    the query, and a subquery is planned once, alone."""
+    """(the driver's rows `d`, the WHERE of Matching's products as `d.product`, their keys), with its
+    params named after `prefix`. Each other attribute is a correlated scalar subquery (one
+    (product_key, attribute_id) lookup per product, as a join would do) rather than a join:
+    PostgreSQL plans a join of several product_attribute rows by weighing their orders, which cost
+    more than running the query, and a subquery is planned once, alone."""
     driver_slots, others = shape
     d = ProductAttribute.alias("d")
     where = (d.scope == _scope_id(f"{prefix}domain", f"{prefix}a0")) & _one_of(d.value_id, f"{prefix}a0v", driver_slots)
@@ -189,35 +190,50 @@ def count(matching):
     return execute_prepared(("finder_count", matching.shape), build, matching.values).fetchone()[0]
 
 
-def _sorted(query, product, sort):
+def _sorted(query, key, order, sort):
     """The query ordered by the sort attribute's value name (products without it last in either
-    direction: a LEFT JOIN `s`), then by product; by product alone without a sort."""
+    direction: a LEFT JOIN `s` of the product's row of it, by its `key`), then by `order` (the
+    product's id, or its key where keys follow ids); by `order` alone without a sort."""
     if not sort:
-        return query.order_by(product)
+        return query.order_by(order)
     s = ProductAttribute.alias("s")
-    query = query.join(s, JOIN.LEFT_OUTER, on=((s.product == product) & (s.attribute_id == param("sort"))))
-    return query.order_by(s.value_name.is_null(), getattr(s.value_name, _ORDERS[sort["order"]])(), product)
+    query = query.join(s, JOIN.LEFT_OUTER, on=((s.product == key) & (s.attribute_id == param("sort"))))
+    return query.order_by(s.value_name.is_null(), getattr(s.value_name, _ORDERS[sort["order"]])(), order)
 
 
-def page(matching, sort, limit, offset, counted=False):
-    """(product_id,) rows of one page of `matching`'s products, sorted as `_sorted` says, with the
-    number of all of them in each row when `counted` (a window over the same statement)."""
+def page(matching, sort, limit, offset, counted=False, by_key=False):
+    """(product key,) rows of one page of `matching`'s products, sorted as `_sorted` says, with the
+    number of all of them in each row when `counted` (a window over the same statement).
+
+    `by_key` when the products' keys follow their ids (app/services/row_keys/order.py): the page is
+    in the order of the driver's index entries, which a single value's rows are read in, up to the
+    page's end. Otherwise each matching product's id is read (a correlated scalar subquery, one
+    probe of the product's unique key index, never a join a plan could turn into a scan of the
+    products) and all of them are sorted by it."""
     def build():
         d, where = _matching(matching.shape)
-        columns = [d.product, fn.COUNT(SQL("*")).over()] if counted else [d.product]
-        return _sorted(d.select(*columns), d.product, sort).where(where).limit(param("limit")).offset(param("offset"))
-    key = ("finder_page", matching.shape, sort and sort["order"], counted)
+        columns = [d.product]
+        order = d.product
+        if not by_key:
+            columns.append(product_id_of(d.product, "paged").alias("product_id"))
+            order = Entity("product_id")
+        if counted:
+            columns.append(fn.COUNT(SQL("*")).over())
+        return _sorted(d.select(*columns), d.product, order, sort).where(where).limit(param("limit")) \
+            .offset(param("offset"))
+    key = ("finder_page", matching.shape, sort and sort["order"], counted, by_key)
     values = {**matching.values, "limit": limit, "offset": offset}
     if sort:
         values["sort"] = sort["attribute_id"]
-    return execute_prepared(key, build, values).fetchall()
+    return [(row[0], row[-1]) if counted else (row[0],) for row in execute_prepared(key, build, values).fetchall()]
 
 
 def domain_page(domain_id, sort, limit, offset):
-    """(product_id,) rows of one page of the domain's child products, sorted as `_sorted` says."""
+    """(product key,) rows of one page of the domain's child products, sorted as `_sorted` says (by id)."""
     def build():
         p = Product.alias("p")
-        return (_sorted(p.select(p.id), p.id, sort).where((p.domain == param("domain")) & p.parent_id.is_null(False))
+        return (_sorted(p.select(p.key), p.key, p.id, sort)
+                .where((p.domain == param("domain")) & p.parent_id.is_null(False))
                 .limit(param("limit")).offset(param("offset")))
     values = {"domain": domain_id, "limit": limit, "offset": offset}
     if sort:
@@ -225,17 +241,18 @@ def domain_page(domain_id, sort, limit, offset):
     return execute_prepared(("finder_domain_page", sort and sort["order"]), build, values).fetchall()
 
 
-def products(ids):
-    """(id, name, domain_id, site_id, parent_id, attribute_id, value_id, value_name) rows of the
-    products of `ids`, each product's row repeated beside each of its attributes (one round trip),
+def products(keys):
+    """(key, id, name, domain_id, site_id, parent_id, attribute_id, value_id, value_name) rows of the
+    products of `keys`, each product's row repeated beside each of its attributes (one round trip),
     by product id and the attributes' position."""
     def build():
         p, a = Product.alias("p"), ProductAttribute.alias("a")
-        return (p.select(p.id, p.name, p.domain, p.site, p.parent_id, a.attribute_id, a.value_id, a.value_name)
-                .join(a, JOIN.LEFT_OUTER, on=(a.product == p.id)).where(_one_of(p.id, "id", slots))
+        return (p.select(p.key, p.id, p.name, p.domain, p.site, p.parent_id, a.attribute_id, a.value_id,
+                         a.value_name)
+                .join(a, JOIN.LEFT_OUTER, on=(a.product == p.key)).where(_one_of(p.key, "key", slots))
                 .order_by(p.id, a.position))
-    slots = _slots(len(ids))
-    return execute_prepared(("finder_products", slots), build, _put({}, "id", ids)).fetchall()
+    slots = _slots(len(keys))
+    return execute_prepared(("finder_products", slots), build, _put({}, "key", keys)).fetchall()
 
 
 def top_stored(domain_id, attribute_id, limit):
@@ -307,9 +324,11 @@ def top_pairs_and_counted(domain_id, attribute_id, known, limit):
     return execute_prepared(("finder_top_pairs_and_counted", shape), build, values).fetchall()
 
 
-def products_of_shapes(shapes):
-    """The ids of the products of Matchings of `shapes`, one SELECT of each joined by UNION ALL,
-    params prefixed m0_, m1_, ... (`products_of_values`): for a prepared builder that embeds it."""
+def product_keys_of_shapes(shapes):
+    """The keys of the products of Matchings of `shapes`, one SELECT of each joined by UNION ALL,
+    params prefixed m0_, m1_, ... (`product_keys_of_values`): for a prepared builder that embeds it.
+    Keys, as the attribute rows and the compatibilities name their products: a caller that tests
+    compatibilities compares them as they are, with no product looked up."""
     parts = []
     for n, shape in enumerate(shapes):
         d, where = _matching(shape, f"m{n}_")
@@ -320,30 +339,33 @@ def products_of_shapes(shapes):
     return query
 
 
-def products_of_values(matchings):
-    """The values of `products_of_shapes` for these Matchings."""
+def product_keys_of_values(matchings):
+    """The values of `product_keys_of_shapes` for these Matchings."""
     return {f"m{n}_{name}": value for n, m in enumerate(matchings) for name, value in m.values.items()}
 
 
 def first_product(matching):
-    """One product id of `matching`'s products (the only one, for a caller that counted one)."""
-    shapes = (matching.shape,)
-    return execute_prepared(("finder_products_of", shapes), lambda: products_of_shapes(shapes),
-                            products_of_values([matching])).fetchone()[0]
+    """(id, key) of one of `matching`'s products (the only one, for a caller that counted one): its
+    text id to answer, its key to test compatibilities by."""
+    def build():
+        d, where = _matching(matching.shape)
+        return d.select(product_id_of(d.product, "first"), d.product).where(where)
+    return execute_prepared(("finder_first_product", matching.shape), build, matching.values).fetchone()
 
 
-def products_of(matchings):
-    """The ids of the products of all the Matchings as a parenthesised SELECT, for `column.in_()`."""
+def product_keys_of_matchings(matchings):
+    """The keys of the products of all the Matchings as a parenthesised SELECT, for `column.in_()`."""
     shapes = tuple(m.shape for m in matchings)
-    sql, params = prepared(("finder_products_of", shapes), lambda: products_of_shapes(shapes),
-                           products_of_values(matchings))
+    sql, params = prepared(("finder_product_keys_of", shapes), lambda: product_keys_of_shapes(shapes),
+                           product_keys_of_values(matchings))
     return SQL(f"({sql})", params)
 
 
 def rows_of_products_with(domain_id, attribute_id, value_id):
-    """(product_id, attribute_id, value_id, value_name) of the domain's child products that carry
-    the value: driven from that value's rows, each product's rows then read by its id (a product's
-    rows all share its domain and child flag)."""
+    """(product_key, attribute_id, value_id, value_name) of the domain's child products that carry
+    the value: driven from that value's rows, each product's rows then read by its key (a product's
+    rows all share its domain and child flag). Products by key, as the rows name them: the caller
+    only tells them apart."""
     def build():
         k, a = ProductAttribute.alias("k"), ProductAttribute.alias("a")
         return (k.select(a.product, a.attribute_id, a.value_id, a.value_name)
@@ -354,10 +376,11 @@ def rows_of_products_with(domain_id, attribute_id, value_id):
 
 
 def rows_by_product(domain_id):
-    """(product_id, attribute_id, value_id, value_name) of the domain's child products, streamed in
-    product order: a PostgreSQL client-side cursor would hold all the rows of a large catalog at
-    once, so a server cursor is declared, in the transaction (its parameters bound by the server,
-    as psycopg 3 binds all of them: DECLARE takes them)."""
+    """(product_key, attribute_id, value_id, value_name) of the domain's child products, streamed in
+    the order of their keys (the caller only groups them by product): a PostgreSQL client-side
+    cursor would hold all the rows of a large catalog at once, so a server cursor is declared, in
+    the transaction (its parameters bound by the server, as psycopg 3 binds all of them: DECLARE
+    takes them)."""
     sql, params = prepared("finder_rows_by_product", lambda: (
         ProductAttribute.select(ProductAttribute.product, ProductAttribute.attribute_id, ProductAttribute.value_id,
                                 ProductAttribute.value_name)

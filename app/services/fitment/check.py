@@ -54,10 +54,11 @@ def _check_vehicle(item, attributes):
     matched = match_vehicles({d: a for d, a in domains.items() if d in loadable}, attributes)
     if matched.total == 0:
         return CompatibilityCheck(NOT_COMPATIBLE)
-    single = matched.single_product_id()
+    single = matched.single_product()
     if single is not None:
-        return _check_product(item.id, single)
-    fitting = Product.select(Product.id).where(Product.id.in_(matched.product_ids()))
+        return _check_product(item.id, single[0])
+    # The matched products come by key; their ids are read for the answer (by the key's unique index).
+    fitting = Product.select(Product.id).where(Product.key.in_(matched.product_keys()))
     if item.is_universal:  # it fits every product of the domains it may load, which are the ones matched
         fits = matched.total
     else:

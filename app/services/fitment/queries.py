@@ -12,7 +12,6 @@ from peewee import JOIN, SCOPE_SOURCE, SQL, Case, Source, fn
 from app.db import execute_prepared, param, prepared
 from app.models import Compatibility, CompatibilityRule, Domain, Item, Product
 from app.services.finder import queries as finder_queries
-from app.services.row_keys.lookups import product_keys_of
 
 _NULL = SQL("NULL")
 
@@ -85,20 +84,21 @@ def fits_of_product(vehicle):
 
 def fits_of_products(matched):
     """The items that fit some of the vehicles `matched` means (a MatchedVehicles), by key, each with
-    how many (fit_count). The shape is the finder's matching of each vehicle domain."""
+    how many (fit_count). The shape is the finder's matching of each vehicle domain, whose products
+    come out by key as the compatibilities name them: compared as they are, no product read."""
     matchings = matched.by_domain()
     shapes, counts = tuple(m.shape for m in matchings), sorted(matched.counts.items())
 
     def build():
-        ids = finder_queries.products_of_shapes(shapes)
+        keys = finder_queries.product_keys_of_shapes(shapes)
         by_product = (Compatibility.select(Compatibility.item.alias("item_key"),
                                            fn.COUNT(SQL("1")).alias("fit_count"), _NULL.alias("note"),
                                            _NULL.alias("note_status"), _NULL.alias("restrictions"))
-                      .where(Compatibility.product.in_(product_keys_of(ids)))
+                      .where(Compatibility.product.in_(keys))
                       .group_by(Compatibility.item))
         return by_product.union_all(_universal(len(counts), _NULL, _NULL, _NULL))
 
-    named = finder_queries.products_of_values(matchings)
+    named = finder_queries.product_keys_of_values(matchings)
     for n, (domain_id, count) in enumerate(counts):
         named[f"d{n}"], named[f"n{n}"] = domain_id, count
     return Derived(*prepared(("fitment_fits_products", shapes), build, named))

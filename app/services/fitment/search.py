@@ -107,7 +107,7 @@ def _filter_narrow(site_id, known):
     matched = match_vehicles(domains, known)
     if matched.total == 0:
         return FitmentNarrow(queries.no_fits(), 1)
-    single = matched.single_product_id()
+    single = matched.single_product()
     if single is not None:  # one vehicle meant: its note and restrictions are shown, as in B1
-        return FitmentNarrow(queries.fits_of_product(require_product(single)), 1)
+        return FitmentNarrow(queries.fits_of_product(single), 1)
     return FitmentNarrow(queries.fits_of_products(matched), matched.total)

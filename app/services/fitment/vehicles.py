@@ -28,15 +28,18 @@ class MatchedVehicles:
         """The Matchings, by domain id."""
         return [self.matchings[d] for d in sorted(self.matchings)]
 
-    def product_ids(self):
-        """The SELECT of every matching product id, parenthesised for `column.in_(...)`."""
-        return finder_queries.products_of(self.by_domain())
+    def product_keys(self):
+        """The SELECT of every matching product's key, parenthesised for `column.in_(...)`."""
+        return finder_queries.product_keys_of_matchings(self.by_domain())
 
-    def single_product_id(self):
-        """The one product meant, when exactly one is."""
+    def single_product(self):
+        """(id, domain id, key) of the one product meant, when exactly one is: the row fitment's
+        queries.product reads by id (require_product), so a caller needs no other read of it."""
         if self.total != 1:
             return None
-        return finder_queries.first_product(next(iter(self.matchings.values())))
+        domain_id, matching = next(iter(self.matchings.items()))
+        product_id, key = finder_queries.first_product(matching)
+        return product_id, domain_id, key
 
 
 def vehicle_domains(site_id):

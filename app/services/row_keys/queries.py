@@ -89,3 +89,51 @@ def keys_of(model, ids):
 def ids_of(model, keys):
     """{key: id} of the stored rows of `model` among `keys`."""
     return dict(select_in(model, [COLUMN, "id"], COLUMN, list(keys)))
+
+
+# Any fixed number: the key of the advisory lock an import holds while it gives new products keys.
+PRODUCT_KEYS_LOCK = 0x6B657973
+
+
+def lock_product_keys():
+    """PostgreSQL: waits for any other import that is giving products keys, until this transaction
+    ends (SQLite's write transaction excludes every other writer already)."""
+    if is_postgres():
+        db.execute_sql("SELECT pg_advisory_xact_lock(%s)", (PRODUCT_KEYS_LOCK,))
+
+
+def ids_compare_by_code_points():
+    """Whether the database orders product ids as Python orders str (by code point): SQLite's
+    BINARY collation, and PostgreSQL's C and C.UTF-8 ones, do; a locale's does not."""
+    if not is_postgres():
+        return True
+    collation = db.execute_sql("SELECT datcollate FROM pg_database WHERE datname = current_database()").fetchone()[0]
+    return collation.lower().replace("-", "") in ("c", "posix", "c.utf8")
+
+
+def ids_ascend(ids):
+    """Whether the database orders `ids` (a list) as they come, each before the next."""
+    for start in range(0, max(len(ids) - 1, 0), ORDER_CHUNK):
+        chunk = ids[start:start + ORDER_CHUNK + 1]
+        if not db.execute_sql("SELECT coalesce(bool_and(a < b), true) FROM unnest(%s::text[], %s::text[]) AS p(a, b)",
+                              (chunk[:-1], chunk[1:])).fetchone()[0]:
+            return False
+    return True
+
+
+ORDER_CHUNK = 100_000
+
+
+def stored_in_domain(domain_id):
+    """Whether the domain holds a product."""
+    return db.execute_sql(f'SELECT 1 FROM "product" WHERE "domain_id" = {db.param} LIMIT 1', (domain_id,)).fetchone() \
+        is not None
+
+
+def stored_orders():
+    """(domain id, its greatest product id, 1 when its products' keys follow their ids else 0) of
+    each domain with products, read from all of them."""
+    return db.execute_sql(
+        'SELECT "domain_id", max("id"), min(CASE WHEN "previous" IS NULL OR "previous" < "key" THEN 1 ELSE 0 END)'
+        ' FROM (SELECT "domain_id", "id", "key", lag("key") OVER (PARTITION BY "domain_id" ORDER BY "id")'
+        ' AS "previous" FROM "product") AS ordered GROUP BY "domain_id"').fetchall()
