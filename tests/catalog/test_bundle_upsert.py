@@ -237,7 +237,8 @@ def test_reimport_updates_changed_and_added_product_attributes(load_bundle, run_
     load_bundle({"products": [product]})
     rows = run_db(lambda: list(ProductAttribute.select(
         ProductAttribute.attribute_id, ProductAttribute.value_key, ProductAttribute.position)
-        .where(ProductAttribute.product == Product.get_by_id(product["id"]).key).order_by(ProductAttribute.position).tuples()))
+        .where(ProductAttribute.product == Product.get_by_id(product["id"]).key)
+        .order_by(ProductAttribute.position).tuples()))
     assert rows == [("BRAND", "vw", 0), ("MODEL", "gol", 1), ("VEHICLE_YEAR", "2010", 2),
                     ("SHORT_VERSION", "1.6 trendline", 3), ("ENGINE", "1.6 msi", 4)]
     exported = next(p for p in run_db(export_bundle)["products"] if p["id"] == product["id"])

@@ -119,3 +119,11 @@ def test_an_import_giving_keys_holds_the_lock_until_it_commits(catalog, run_db, 
     assert taken == [False]
     with psycopg.connect(database_url, autocommit=True) as other:  # released with the commit
         assert other.execute("SELECT pg_try_advisory_lock(%s)", (queries.PRODUCT_KEYS_LOCK,)).fetchone()[0]
+
+
+def test_which_database_collations_order_ids_as_python_does():
+    assert queries.orders_by_code_points("C.UTF-8", "c") and queries.orders_by_code_points("C", None)
+    assert queries.orders_by_code_points("POSIX", "c") and queries.orders_by_code_points("C.utf8", "c")
+    assert queries.orders_by_code_points("C", "b")  # PostgreSQL 17's builtin provider
+    assert not queries.orders_by_code_points("en_US.UTF-8", "c")
+    assert not queries.orders_by_code_points("C", "i")  # ICU decides, whatever the C library's setting

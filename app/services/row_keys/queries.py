@@ -104,11 +104,19 @@ def lock_product_keys():
 
 def ids_compare_by_code_points():
     """Whether the database orders product ids as Python orders str (by code point): SQLite's
-    BINARY collation, and PostgreSQL's C and C.UTF-8 ones, do; a locale's does not."""
+    BINARY collation, PostgreSQL's C and C.UTF-8 under the C library and its builtin provider (17)
+    do; a locale's and ICU's do not. The provider's column is read through to_jsonb, since servers
+    before 15 have none (the C library's)."""
     if not is_postgres():
         return True
-    collation = db.execute_sql("SELECT datcollate FROM pg_database WHERE datname = current_database()").fetchone()[0]
-    return collation.lower().replace("-", "") in ("c", "posix", "c.utf8")
+    return orders_by_code_points(*db.execute_sql("SELECT datcollate, to_jsonb(d) ->> 'datlocprovider'"
+                                                 " FROM pg_database d WHERE datname = current_database()").fetchone())
+
+
+def orders_by_code_points(collation, provider):
+    """Whether a PostgreSQL database of this default collation and provider (None before 15) does."""
+    return provider == "b" or (provider in (None, "c")
+                               and collation.lower().replace("-", "") in ("c", "posix", "c.utf8"))
 
 
 def ids_ascend(ids):
