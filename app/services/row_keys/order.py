@@ -62,7 +62,6 @@ def new_product_keys(new, moved=()):
     return dict(zip(ids, next_keys(Product, len(ids)), strict=True))
 
 
-
 def record_stored_order():
     """Records each domain's order as its stored products have it (a migration: keys given before
     the record was kept came in the order of each import's bundle)."""
