@@ -1,4 +1,6 @@
 """Endpoint 8: adding compatibilities by product, group and family, and every error of its table."""
+import re
+
 import pytest
 
 from app.models import Item, Suggestion
@@ -250,3 +252,13 @@ def test_family_value_forms(client):
                VEHICLE_YEAR={"value_id": "2010"})]})
     assert response.get_json()["created_compatibilities_count"] == 4
     assert products_of(client) == VW[:4]
+
+
+def test_a_family_write_reads_its_products_once(client, statements):
+    """The family's selection answers each product's key with its id (plans.Entry), so the
+    write looks no product up again before it inserts."""
+    response = post(client, {"products_families": [family(MODEL={"value_name": "Gol"})]})
+    assert response.get_json() == {"created_compatibilities_count": len(GOL)}
+    reads = [sql for sql in statements if re.search(r'(FROM|JOIN) "product"(?!_)', sql)]
+    assert len(reads) == 1 and "product_attribute" in reads[0], reads
+    assert products_of(client) == sorted(GOL)

@@ -48,9 +48,19 @@ def test_single_attribute_family_needs_no_probe(run_db):
     assert len(run_db(families.expand_family, DOMAIN, [BRAND], 200)) == 12
 
 
+def test_expanded_family_gives_each_product_with_its_key(run_db):
+    """The writers take the keys from here (plans.Entry): no second lookup of the family's products."""
+    from app.models import Product
+
+    expanded = run_db(families.expand_family, DOMAIN, [MODEL], 200)
+    stored = run_db(lambda: dict(Product.select(Product.id, Product.key)
+                                 .where(Product.id.in_(list(expanded))).tuples()))
+    assert len(expanded) == 6 and expanded == stored
+
+
 def test_expanded_family_stops_one_past_the_limit(run_db):
     assert len(run_db(families.expand_family, DOMAIN, [BRAND], 5)) == 6
 
 
 def test_family_of_an_unknown_domain_expands_to_nothing(run_db):
-    assert run_db(families.expand_family, "MLA-NOPE", [BRAND], 200) == []
+    assert run_db(families.expand_family, "MLA-NOPE", [BRAND], 200) == {}

@@ -37,11 +37,11 @@ def _ranked(shape, values):
 
 
 def expand_family(domain_id, attributes, limit):
-    """Up to `limit` + 1 product ids, enough to tell that a family exceeds `limit` (the caller
-    has checked the domain)."""
+    """{product id: key} of up to `limit` + 1 products, enough to tell that a family exceeds
+    `limit` (the caller has checked the domain)."""
     shape, values = _family_params(domain_id, attributes)
     order = _ranked(shape, values)
-    return queries.family_products(shape, order, values, limit + 1) if order else []
+    return queries.family_products(shape, order, values, limit + 1) if order else {}
 
 
 def require_domain(domain_id):

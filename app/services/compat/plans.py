@@ -19,7 +19,7 @@ class Entry:
     creation_source: str
     note: str | None
     restrictions: list | None
-    product_key: int | None = None  # the product's key, when the request's checks read it
+    product_key: int  # read with the checks of the product, or by the family's selection
 
 
 def invalid_arguments(detail):
@@ -73,8 +73,8 @@ def family_domain(ctx, family, where):
 
 
 def family_products(ctx, family, where, limits):
-    """The product ids a family selects; 404/400 for its domain, 400 when it selects none
-    or more than the per-request limit."""
+    """{product id: key} of the products a family selects; 404/400 for its domain, 400 when it
+    selects none or more than the per-request limit."""
     domain = family_domain(ctx, family, where)
     key = ("family", domain.id, json.dumps(family["attributes"], sort_keys=True), limits.max_products)
     ids = ctx.reads.get(key, lambda: expand_family(domain.id, family["attributes"], limits.max_products))
@@ -116,8 +116,9 @@ def plan_create(ctx, section, limits, prefix=""):
         where = f"{prefix}products_families.{i}"
         family_domain(ctx, family, where)
         note, restrictions = ctx.details(family, family["domain_id"], where)
-        for pid in family_products(ctx, family, where, limits):
-            entries.setdefault(pid, Entry(pid, family["domain_id"], family["creation_source"], note, restrictions))
+        for pid, product_key in family_products(ctx, family, where, limits).items():
+            entries.setdefault(pid, Entry(pid, family["domain_id"], family["creation_source"], note, restrictions,
+                                          product_key))
         check_products_limit(len(entries), limits)
         echo.setdefault("products_families", []).append(
             _echo_element(family, _coded(ctx, restrictions, family["domain_id"])))

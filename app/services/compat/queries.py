@@ -186,14 +186,15 @@ def family_count(shape, order, values):
 
 
 def family_products(shape, order, values, limit):
-    """Up to `limit` ids of the child products a family selects (in no set order: a caller that
-    gets `limit` of them only learns that the family is too large)."""
+    """{product id: key} of up to `limit` child products a family selects (in no set order: a
+    caller that gets `limit` of them only learns that the family is too large)."""
     def build():
         base, query = _family_query(shape, order)
         product = Product.alias("selected")
-        return query.select(product.id).join(product, on=(product.key == base.product)).limit(param("limit"))
+        return (query.select(product.id, base.product).join(product, on=(product.key == base.product))
+                .limit(param("limit")))
     cursor = execute_prepared(("family_products", shape, order), build, {**values, "limit": limit})
-    return [product_id for (product_id,) in cursor.fetchall()]
+    return dict(cursor.fetchall())
 
 
 # What every write of an item runs: prepared, as the bulk jobs' consumers run them for each item.

@@ -3,12 +3,11 @@ setting, and the per-item limit that every write checks before it commits."""
 from operator import itemgetter
 
 from app.errors import ApiError
-from app.models import Compatibility, Product
+from app.models import Compatibility
 from app.models.base import time_ordered_uuids, utcnow
 from app.services import history
 from app.services.bundle.sql import insert_rows
 from app.services.compat import queries
-from app.services.row_keys.queries import keys_of
 from schemas.vocabulary import DEFAULT, PENDING, SELLER
 
 IN_CHUNK = 500
@@ -30,13 +29,6 @@ def existing_products(item, product_ids):
     return queries.item_products_among(item.key, product_ids) if product_ids else set()
 
 
-def _product_keys(entries):
-    """{product id: key} of the entries that lack their product's key (a family's: its products
-    are selected by id alone), in one query."""
-    missing = [e.product_id for e in entries if e.product_key is None]
-    return keys_of(Product, missing) if missing else {}
-
-
 def insert_entries(item, entries, source=SELLER):
     """Adds the entries whose product `item` (its row, locked) does not have yet; consumes the item's
     pending suggestions of those products. Returns the rows written."""
@@ -46,9 +38,8 @@ def insert_entries(item, entries, source=SELLER):
     # without compatibilities, a new listing's usual case, has none to skip.
     existing = existing_products(item, [e.product_id for e in entries]) if item.compatibilities_count else set()
     entries = [e for e in entries if e.product_id not in existing]
-    keys = _product_keys(entries)
     now = utcnow()
-    rows = [{"id": row_id, "item": item.key, "product": keys[e.product_id] if e.product_key is None else e.product_key,
+    rows = [{"id": row_id, "item": item.key, "product": e.product_key,
              "product_id": e.product_id, "domain_id": e.domain_id, "universal": False, "source": source,
              "creation_source": e.creation_source, "note": e.note, "note_status": PENDING if e.note else None,
              "restrictions": e.restrictions or None, "date_created": now}
