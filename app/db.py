@@ -339,6 +339,32 @@ def execute_prepared(key, build, values):
     return db.execute_sql(*prepared(key, build, values))
 
 
+@contextmanager
+def generic_plans():
+    """Prepared statements run inside are run by their generic plans on PostgreSQL, made once per
+    connection, instead of being planned again with each run's values.
+
+    Under its default `plan_cache_mode` the server weighs a generic plan against custom ones by their
+    estimates; a statement that unions and joins many index lookups can keep being planned on every
+    run where the generic plan runs as fast, so that planning becomes most of its time. Only for
+    statements whose every plan walks the same indexes: a value-sensitive one (a range, a skewed
+    column) needs its custom plan. The setting is the connection's, so it is put back before the
+    connection serves anything else; a connection that cannot take it back is not pooled again."""
+    if not is_postgres():
+        yield
+        return
+    db.execute_sql("SET plan_cache_mode = force_generic_plan")
+    try:
+        yield
+    finally:
+        try:
+            db.execute_sql("RESET plan_cache_mode")
+        except Exception:
+            if hasattr(db.obj, "manual_close"):
+                db.obj.manual_close()
+            raise
+
+
 def ping():
     """One round trip to the database; raises when it cannot answer."""
     db.obj.execute_sql("SELECT 1")  # db.obj: see app/http/current.py

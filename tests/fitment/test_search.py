@@ -124,3 +124,30 @@ def test_a_brand_its_known_model_implies_is_neither_tested_nor_counted(fitment):
         body = search(fitment, "compatibility_filter=BRAND:60249;MODEL:62200")
     assert body["results"] == [] and body["paging"]["total"] == 0
     assert not [sql for sql in seen if "product_attribute" in sql]
+
+
+def test_the_narrowed_search_runs_by_generic_plans_and_gives_the_setting_back(fitment, run_db):
+    """PostgreSQL: the page and the counts of a search narrowed by fitment are run by their generic
+    plans (app.db.generic_plans), so that planning them is not most of their time, and the
+    connection's plan_cache_mode is the server's again for whatever it runs next."""
+    from app.db import db, is_postgres
+    from app.services.fitment import search_fitting_items
+
+    def searched():
+        answers = [search_fitting_items("MLA", "", limit=10, offset=0, sort="relevance",
+                                        compatibility_filter=[("BRAND", "60249"), ("MODEL", "62109")])
+                   for _ in range(6)]  # psycopg prepares a statement on the server from its fifth run
+        mode = db.execute_sql("SHOW plan_cache_mode").fetchone()[0] if is_postgres() else None
+        plans = db.execute_sql(
+            "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements"
+            " WHERE statement LIKE '%%AS \"fit\"%%'").fetchall() if is_postgres() else []
+        return answers, mode, plans
+
+    answers, mode, plans = run_db(searched)
+    assert all(page.items and page.total == answers[0].total for page in answers)
+    if not run_db(is_postgres):
+        return
+    assert mode == "auto"
+    assert len(plans) == 2, plans  # the counts and the page
+    assert all(generic >= 1 and custom == 0 for _, generic, custom in plans), plans
+    assert {"OFFSET" in sql for sql, _, _ in plans} == {True, False}

@@ -140,3 +140,25 @@ def test_prepared_instances_are_what_model_raw_builds(run_db, load_bundle):
         # A foreign key holds the raw id, and its related row is read when asked for, as peewee's own.
         assert run_db(first_site, ours) == run_db(first_site, raw)
     assert both(-1) == ([], [])
+
+
+def test_generic_plans_give_the_connection_its_setting_back_even_after_a_failure(run_db):
+    """app.db.generic_plans: the setting is the connection's, which goes back to the pool; a statement
+    that fails inside leaves the server's plan_cache_mode as it was for the next one."""
+    from app.db import generic_plans, is_postgres
+
+    def mode():
+        return db.execute_sql("SHOW plan_cache_mode").fetchone()[0] if is_postgres() else None
+
+    def run(fail):
+        with generic_plans():
+            inside = mode()
+            if fail:
+                db.execute_sql("SELECT * FROM no_such_table")
+        return inside
+
+    postgres = run_db(is_postgres)
+    assert run_db(run, False) == ("force_generic_plan" if postgres else None)
+    with pytest.raises(Exception, match="no_such_table"):
+        run_db(run, True)
+    assert run_db(mode) == ("auto" if postgres else None)

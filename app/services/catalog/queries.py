@@ -1,7 +1,11 @@
 """The catalog's hot statements, prepared (app.db.prepared): compiled by peewee once per shape, not
 on each request: the lookups every category prediction runs, the site read, and a narrowed search's
-(buyer fitment) counts and page, whose derived table and joins were most of its own time."""
-from app.db import execute_prepared, param, prepared
+(buyer fitment) counts and page, whose derived table and joins were most of its own time.
+
+The narrowed search's two statements run by their generic plans (app.db.generic_plans): the
+fitting items are probes of the compatibilities' and attributes' indexes whatever the vehicle, and
+planning such a union of joins on each run took longer than running it."""
+from app.db import execute_prepared, generic_plans, param, prepared
 from app.models import CatalogVersion, Item, Site
 
 
@@ -25,9 +29,10 @@ def narrowed_counts(narrow, build, site_id):
     """(category id, results) rows of a search without words that `narrow` keeps: `build(site,
     narrow)` is the search's GROUP BY, prepared per shape of the narrow (its `shape`, its `values`
     and `placeholders()`, a copy of it whose values are params)."""
-    return execute_prepared(("search_narrowed_counts", narrow.shape),
-                            lambda: build(param("site"), narrow.placeholders()),
-                            {"site": site_id, **narrow.values}).fetchall()
+    with generic_plans():
+        return execute_prepared(("search_narrowed_counts", narrow.shape),
+                                lambda: build(param("site"), narrow.placeholders()),
+                                {"site": site_id, **narrow.values}).fetchall()
 
 
 def narrowed_page(narrow, build, site_id, category_id, sort, limit, offset):
@@ -39,4 +44,5 @@ def narrowed_page(narrow, build, site_id, category_id, sort, limit, offset):
         param("site"), narrow.placeholders(), param("category") if filtered else None, param("limit"),
         param("offset")), {"site": site_id, "category": category_id, "limit": limit, "offset": offset,
                            **narrow.values})
-    return list(Item.raw(sql, *params))
+    with generic_plans():
+        return list(Item.raw(sql, *params))
