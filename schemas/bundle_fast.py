@@ -59,10 +59,10 @@ ATTRIBUTE_KEYS, (ID_MAX, VALUE_ID_MAX, NAME_MAX) = PRODUCT_ATTRIBUTE_TEXT.keys()
     PRODUCT_ATTRIBUTE_TEXT[key][1] for key in ("id", "value_id", "value_name"))
 
 
-def _clean_texts(record, spec, required, skip=None):
+def _fitting_texts(record, spec, required, texts, skip=None):
     """True when `record` is a dict holding only `spec`'s keys (and `skip`, checked by the caller),
-    each a fitting string (or None when optional) that both databases store, with every required
-    key present."""
+    each a string of fitting length (or None when optional), with every required key present; its
+    texts are added to `texts`, for the caller's one check that both databases store them."""
     if type(record) is not dict:
         return False
     for key, value in record.items():
@@ -74,10 +74,11 @@ def _clean_texts(record, spec, required, skip=None):
         if value is None:
             if limits[0]:
                 return False
-        elif type(value) is not str or not 0 < len(value) <= limits[1] or not storable(value):
+        elif type(value) is not str or not 0 < len(value) <= limits[1]:
             return False
+        else:
+            texts.append(value)
     return required <= record.keys()
-
 
 
 def fast_product(record):
@@ -85,12 +86,13 @@ def fast_product(record):
     reports the problems)."""
     if type(record) is not dict:
         return None
-    attributes = record.get("attributes", [])
-    if type(attributes) is not list or not _clean_texts(record, PRODUCT_TEXT, PRODUCT_REQUIRED, skip="attributes"):
+    attributes, texts = record.get("attributes", []), []
+    if type(attributes) is not list \
+            or not _fitting_texts(record, PRODUCT_TEXT, PRODUCT_REQUIRED, texts, skip="attributes"):
         return None
-    # Inline rather than _clean_texts per attribute, and one storable() over all the texts:
-    # a product's several attributes made this most of validating a catalog.
-    ids, texts = set(), []
+    # Inline rather than _fitting_texts per attribute, and one storable() over all the texts, the
+    # product's own with its attributes': a check per text was most of validating a catalog.
+    ids = set()
     for attribute in attributes:
         if type(attribute) is not dict or not attribute.keys() <= ATTRIBUTE_KEYS:
             return None

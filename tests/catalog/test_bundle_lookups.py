@@ -122,3 +122,31 @@ def test_an_imports_stored_compatibilities_are_read_without_table_scans(load_bun
     found = run_db(lambda: db.atomic()(compatibilities._stored_compatibility_ids)(items | {999_999_999}))
     assert found == stored and stored
     assert settings == (["off"] if run_db(is_postgres) else [None])
+
+
+def test_rows_of_integers_and_texts_are_copied_in_binary_and_read_back_as_given(load_bundle, run_db, monkeypatch):
+    """PostgreSQL's COPY takes rows of integer and text columns in its binary format (sql._copy_rows),
+    NULLs, accents, quotes, backslashes and the largest counts included; a table with other columns
+    (JSON, timestamps) keeps the text format."""
+    from app.models.finder import FinderFacet
+
+    load_bundle(full_bundle())
+    chosen = []
+    binary_types = sql._binary_types
+    monkeypatch.setattr(sql, "_binary_types", lambda fields: chosen.append(binary_types(fields)) or chosen[-1])
+    fields = ["domain_id", "attribute_id", "value_id", "value_name", "metric"]
+    rows = [("MLA-CARS_AND_VANS", "ODD", value_id, name, metric)
+            for value_id, name, metric in [(None, "Ñandú \\ \"q\" ,{x}", 2 ** 31 - 1), ("v1", None, 0),
+                                           ("v2", "tab\there\nline", 1), ("", "", 7)]]
+
+    def copy_and_read():
+        with db.atomic():
+            sql.insert_rows(FinderFacet, fields, rows)
+        return sorted(FinderFacet.select(*(getattr(FinderFacet, f) for f in fields))
+                      .where(FinderFacet.attribute_id == "ODD").tuples(), key=repr)
+
+    assert run_db(copy_and_read) == sorted(rows, key=repr)
+    if run_db(is_postgres):
+        assert chosen == [["text", "text", "text", "text", "int4"]]
+        from app.models import Compatibility
+        assert binary_types(list(Compatibility._meta.sorted_fields)) is None

@@ -1,5 +1,7 @@
 """Writing a bundle's products: the products and their attribute rows, only those that differ from
 the stored ones, and the finder's counts of the domains they change."""
+from operator import itemgetter
+
 from app.models import AttributeScope, Product, ProductAttribute
 from app.services.bundle.bulk import indexes_rebuilt
 from app.services.bundle.load import upsert
@@ -47,13 +49,16 @@ def load_products(records, ctx):
     facet_changes.apply(counts)
 
 
+_ID = itemgetter("id")
+
+
 def _scopes(records):
     """{(domain_id, is a child): {attribute_id: scope id}} of the products' attributes; the scopes
     not stored yet are added (a concurrent import may add the same ones: theirs are kept)."""
     wanted = {}
     for r in records:
         kind = (r["domain_id"], r.get("parent_id") is not None)
-        wanted.setdefault(kind, set()).update(a["id"] for a in r["attributes"])
+        wanted.setdefault(kind, set()).update(map(_ID, r["attributes"]))
     fields = ["id", "domain_id", "is_child", "attribute_id"]
     stored = {}
 

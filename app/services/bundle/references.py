@@ -45,8 +45,9 @@ def check_references(registry, sections, failed=None):
 def _register(table, section, sections, failed):
     key, fields = section.lookup.key, section.lookup.columns
     rows = table.rows
+    # dict(zip(…, map(…))) runs in C: a comprehension per record was most of a catalog's registering.
     for record in valid(sections, section.name):
-        rows[record[key]] = {f: record.get(f) for f in fields}
+        rows[record[key]] = dict(zip(fields, map(record.get, fields), strict=False))
     for record in failed.get(section.name, ()):
         value = record.get(key)
         if isinstance(value, str | int) and value not in table:
@@ -69,10 +70,12 @@ def _duplicates(registry, sections, problems):
         if not section.key:
             continue
         first = {}
+        # One plain field (most sections, the large ones among them): read inline, not per call.
+        single = section.key[0] if len(section.key) == 1 and section.key[0] != "when" else None
         for index, record in enumerate(records):
             if record is None:
                 continue
-            key = record_key(section, record)
+            key = record.get(single) if single is not None else record_key(section, record)
             if key in first:
                 field = section.key[0] if len(section.key) == 1 else ""
                 path = f"{name}[{index}]" + (f".{field}" if field else "")
@@ -179,12 +182,15 @@ def check_domain_compatibilities(ctx, section):
 def check_products(ctx, section):
     # A reference found is not checked again through ctx.ref, whose path would be formatted for
     # each of a catalog's many products (ctx.ref answers the same for a row it finds).
-    domain_of, product_of = ctx.tables["domain"].get, ctx.tables["product"].get
+    domain_of, product_of, site_of = ctx.tables["domain"].get, ctx.tables["product"].get, ctx.tables["site"].get
     for i, rec in ctx.records("products"):
         domain = domain_of(rec["domain_id"]) or ctx.ref(f"products[{i}].domain_id", "domain", rec["domain_id"])
-        if rec.get("site_id") is not None \
-                and ctx.ref(f"products[{i}].site_id", "site", rec["site_id"]) is not None:
-            ctx.same_site(f"products[{i}].domain_id", f"domain {rec['domain_id']}", domain, rec["site_id"])
+        site_id = rec.get("site_id")
+        # A site's row holds no columns ({}): found is "not None", never its truth.
+        if site_id is not None and (site_of(site_id) is not None
+                                    or ctx.ref(f"products[{i}].site_id", "site", site_id) is not None) \
+                and domain is not None and domain.get("site_id") not in (None, site_id):
+            ctx.same_site(f"products[{i}].domain_id", f"domain {rec['domain_id']}", domain, site_id)
         parent = rec.get("parent_id")
         if parent is not None:
             if parent == rec["id"]:
