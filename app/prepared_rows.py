@@ -1,4 +1,4 @@
-"""Model instances from a prepared query (app.db.prepared), as `Model.raw()` builds them, without
+"""Model instances from a prepared query (app.prepared_sql.prepared), as `Model.raw()` builds them, without
 peewee resolving the cursor's columns again on every execution.
 
 peewee's raw-query wrapper reads the cursor's description and maps each column to a field anew for
@@ -8,7 +8,8 @@ columns are the same on every run, so the mapping is made once per query and kep
 """
 from peewee import CharField, Field, FloatField, ForeignKeyField, IntegerField
 
-from app.db import MAX_PREPARED, db, prepared
+from app.db import db
+from app.prepared_sql import MAX_PREPARED, prepared
 
 _columns = {}
 

@@ -93,7 +93,8 @@ def test_count_reads_the_most_selective_attribute_and_looks_the_others_up(run_db
     Whatever the values, its plan holds no join: the other attributes are per-product lookups."""
     from psycopg import sql as pgsql
 
-    from app.db import db, is_postgres, prepared
+    from app.db import db, is_postgres
+    from app.prepared_sql import prepared
     from app.services.compat import families, queries
 
     seen = []

@@ -128,7 +128,7 @@ def test_a_brand_its_known_model_implies_is_neither_tested_nor_counted(fitment):
 
 def test_the_narrowed_search_runs_by_generic_plans_and_gives_the_setting_back(fitment, run_db):
     """PostgreSQL: the page and the counts of a search narrowed by fitment are run by their generic
-    plans (app.db.generic_plans), so that planning them is not most of their time, and the
+    plans (app.prepared_sql.generic_plans), so that planning them is not most of their time, and the
     connection's plan_cache_mode is the server's again for whatever it runs next."""
     from app.db import db, is_postgres
     from app.services.fitment import search_fitting_items

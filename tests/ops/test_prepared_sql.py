@@ -1,17 +1,16 @@
-"""Prepared queries (app.db.prepared): compiled once, run with each call's values by name. The item
+"""Prepared queries (app.prepared_sql.prepared): compiled once, run with each call's values by name. The item
 read (endpoint 3) and the token lookup keep their compiled SQL, never the data they read."""
-import importlib
-
 import pytest
 
-from app.db import db, param, prepared
+from app import prepared_sql
+from app.db import db
 from app.models import AccessToken, Compatibility, Item
+from app.prepared_sql import param, prepared
 from app.services.auth.tokens import create_access_token, digest
 from tests.bundles import SELLER, TOKENS, base_bundle
 from tests.helpers import bearer
 
 AUTH = bearer(TOKENS[SELLER])
-app_db = importlib.import_module("app.db")  # the module: `app.db` names the database handle
 
 
 def _seller_items(builds):
@@ -27,9 +26,9 @@ def _seller_items(builds):
 @pytest.mark.parametrize("cache_limit", [None, 0])
 def test_params_take_each_call_values_by_name(run_db, load_bundle, monkeypatch, cache_limit):
     load_bundle(base_bundle())
-    monkeypatch.setattr(app_db, "_prepared", {})
+    monkeypatch.setattr(prepared_sql, "_prepared", {})
     if cache_limit is not None:  # a full cache: compiled per call, with the same answers
-        monkeypatch.setattr(app_db, "MAX_PREPARED", cache_limit)
+        monkeypatch.setattr(prepared_sql, "MAX_PREPARED", cache_limit)
     builds = []
 
     def ids(seller, excluded):
@@ -44,7 +43,7 @@ def test_params_take_each_call_values_by_name(run_db, load_bundle, monkeypatch, 
         assert run_db(ids, seller, excluded) == run_db(expected, seller, excluded)
     assert len(run_db(ids, SELLER, "MLA100")) > 1 and run_db(ids, 999_999, "MLA100") == []
     assert len(builds) == (1 if cache_limit is None else 5)
-    assert len(app_db._prepared) == (1 if cache_limit is None else 0)
+    assert len(prepared_sql._prepared) == (1 if cache_limit is None else 0)
 
 
 def test_a_missing_value_is_an_error_not_a_stale_one(run_db):
@@ -66,7 +65,7 @@ def test_item_read_sees_a_changed_item_and_missing_ones(client, load_bundle):
         {k: v for k, v in first.items() if k not in ("title", "last_updated")}
     missing = client.get("/items/MLA999999", headers=AUTH)
     assert missing.status_code == 404 and missing.get_json()["error"] == "item_not_found"
-    assert any(key[0] == "access_token_and_item" for key in app_db._prepared)  # compiled once, kept
+    assert any(key[0] == "access_token_and_item" for key in prepared_sql._prepared)  # compiled once, kept
 
 
 def test_token_lookup_sees_a_revoked_or_new_token(client, run_db, load_bundle):
@@ -143,9 +142,10 @@ def test_prepared_instances_are_what_model_raw_builds(run_db, load_bundle):
 
 
 def test_generic_plans_give_the_connection_its_setting_back_even_after_a_failure(run_db):
-    """app.db.generic_plans: the setting is the connection's, which goes back to the pool; a statement
+    """app.prepared_sql.generic_plans: the setting is the connection's, which goes back to the pool; a statement
     that fails inside leaves the server's plan_cache_mode as it was for the next one."""
-    from app.db import generic_plans, is_postgres
+    from app.db import is_postgres
+    from app.prepared_sql import generic_plans
 
     def mode():
         return db.execute_sql("SHOW plan_cache_mode").fetchone()[0] if is_postgres() else None

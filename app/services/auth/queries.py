@@ -1,12 +1,12 @@
-"""The lookups every authenticated request and every item route run, prepared (app.db.prepared):
+"""The lookups every authenticated request and every item route run, prepared (app.prepared_sql.prepared):
 compiled by peewee once, run with each request's values."""
 from collections import namedtuple
 
 from peewee import JOIN
 
-from app.db import param
 from app.models import AccessToken, Item, Site
 from app.prepared_rows import prepared_instances
+from app.prepared_sql import param
 
 
 def access_token_row(token_hash):

@@ -1,11 +1,12 @@
-"""The bulk jobs' hot statements, prepared once per dialect (app.db.prepared): J2's read, and what a
+"""The bulk jobs' hot statements, prepared once per dialect (app.prepared_sql.prepared): J2's read, and what a
 consumer runs for every item; and the lock the queue's tables are created under."""
 import json
 
-from app.db import db, execute_prepared, is_postgres, param
+from app.db import db, is_postgres
 from app.models import AttributeScope, BulkItem, BulkJob, BulkRow, ProductAttribute
 from app.models.bulk import PENDING
 from app.prepared_rows import prepared_instances
+from app.prepared_sql import execute_prepared, param
 
 
 def job(job_id):

@@ -1,12 +1,12 @@
-"""The catalog's hot statements, prepared (app.db.prepared): compiled by peewee once per shape, not
+"""The catalog's hot statements, prepared (app.prepared_sql.prepared): compiled by peewee once per shape, not
 on each request: the lookups every category prediction runs, the site read, and a narrowed search's
 (buyer fitment) counts and page, whose derived table and joins were most of its own time.
 
-The narrowed search's two statements run by their generic plans (app.db.generic_plans): the
+The narrowed search's two statements run by their generic plans (app.prepared_sql.generic_plans): the
 fitting items are probes of the compatibilities' and attributes' indexes whatever the vehicle, and
 planning such a union of joins on each run took longer than running it."""
-from app.db import execute_prepared, generic_plans, param, prepared
 from app.models import CatalogVersion, Item, Site
+from app.prepared_sql import execute_prepared, generic_plans, param, prepared
 
 
 def site_catalog_version(site_id):

@@ -1,10 +1,10 @@
-"""The size-chart queries every search runs, prepared (app.db.prepared): compiled by peewee once
+"""The size-chart queries every search runs, prepared (app.prepared_sql.prepared): compiled by peewee once
 per query shape, run with each request's values."""
 from peewee import JOIN, SQL, Case, fn
 
-from app.db import execute_prepared, param
 from app.models import CatalogVersion, Chart, ChartDomain, ChartFilterValue, Site, TechnicalSpec
 from app.prepared_rows import prepared_instances
+from app.prepared_sql import execute_prepared, param
 from app.services.charts.sheets import SPECIFICATIONS
 from schemas.vocabulary import BRAND, SPECIFIC, STANDARD
 

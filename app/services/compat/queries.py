@@ -1,14 +1,15 @@
-"""The compatibility queries every list (endpoint 12) runs, prepared (app.db.prepared): compiled
+"""The compatibility queries every list (endpoint 12) runs, prepared (app.prepared_sql.prepared): compiled
 by peewee once, run with each request's values; the list's rows are read from the cursor as
 dicts, without building model instances."""
 import json
 
 from peewee import JOIN, OP, SQL, Case, Expression, Select, fn
 
-from app.db import db, execute_prepared, is_postgres, param
+from app.db import db, is_postgres
 from app.models import AttributeScope, Claim, Compatibility, Domain, Item, Order, Product, ProductAttribute, Suggestion
 from app.models.uuid_keys import key_text
 from app.prepared_rows import prepared_instances
+from app.prepared_sql import execute_prepared, param
 from schemas.vocabulary import CATALOGO
 
 

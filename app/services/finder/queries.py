@@ -1,4 +1,4 @@
-"""The finder's statements, prepared (app.db.prepared): compiled by peewee once per shape (how many
+"""The finder's statements, prepared (app.prepared_sql.prepared): compiled by peewee once per shape (how many
 known attributes, how many values each, the sort) and run with each request's values.
 
 A list of values is tested with `=` when it holds one (so that an index gives its rows in product
@@ -13,9 +13,10 @@ from itertools import chain, repeat
 
 from peewee import JOIN, OP, SQL, Entity, Expression, fn
 
-from app.db import db, execute_prepared, is_postgres, param, prepared
+from app.db import db, is_postgres
 from app.models import AttributeScope, Domain, Product, ProductAttribute
 from app.models.finder import FinderFacet, FinderPairFacet
+from app.prepared_sql import execute_prepared, param, prepared
 from app.services.row_keys.lookups import product_id_of
 
 _NULL = SQL("NULL")

@@ -1,4 +1,4 @@
-"""The buyer fitment's statements, prepared (app.db.prepared): compiled by peewee once per shape and
+"""The buyer fitment's statements, prepared (app.prepared_sql.prepared): compiled by peewee once per shape and
 run with each request's values.
 
 The fitting items (`fits_of_product`, `fits_of_products`) are a derived table the catalog search
@@ -9,8 +9,8 @@ and reads its id there, so no part of the table looks an item up only to name it
 """
 from peewee import JOIN, SCOPE_SOURCE, SQL, Case, Source, fn
 
-from app.db import execute_prepared, param, prepared
 from app.models import Compatibility, CompatibilityRule, Domain, Item, Product
+from app.prepared_sql import execute_prepared, param, prepared
 from app.services.finder import queries as finder_queries
 
 _NULL = SQL("NULL")

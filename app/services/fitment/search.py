@@ -9,9 +9,10 @@ from dataclasses import dataclass, replace
 
 from peewee import JOIN, Join
 
-from app.db import Param, is_postgres
+from app.db import is_postgres
 from app.errors import ApiError
 from app.models import Item
+from app.prepared_sql import Param
 from app.services.catalog import get_site, search_items
 from app.services.finder.domains import Known
 from app.services.fitment import queries

@@ -1,7 +1,7 @@
 """The history's statement that every write runs: the items' new compatibility state and their
-record counts (one item's prepared once, app.db.prepared)."""
-from app.db import execute_prepared, param
+record counts (one item's prepared once, app.prepared_sql.prepared)."""
 from app.models import Item
+from app.prepared_sql import execute_prepared, param
 
 
 def touch_items(item_ids, token, recorded):

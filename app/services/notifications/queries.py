@@ -8,10 +8,11 @@ formatted in.
 """
 from peewee import SQL, Select, fn
 
-from app.db import db, execute_prepared, param
+from app.db import db
 from app.models import CompatibilityChange, Item
 from app.models.base import utcnow
 from app.models.notifications import Notification, NotificationEvent
+from app.prepared_sql import execute_prepared, param
 from app.services.history.change_record import COLUMNS
 
 XID_COLUMN = "xid"

@@ -12,8 +12,8 @@ greatest it holds, as a marketplace's sequential ids of one site do. A product m
 brings the key it has: that domain's order is no longer known. Products are written only by the
 import, which holds a lock from the check until it commits, so that no other import draws keys in
 between. Deletes keep the order."""
-from app.db import execute_prepared, param
 from app.models import Product, ProductKeyOrder
+from app.prepared_sql import execute_prepared, param
 from app.services.row_keys.queries import (
     ids_ascend,
     ids_compare_by_code_points,
