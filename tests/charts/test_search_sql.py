@@ -2,9 +2,9 @@
 values of an earlier request, and a page past the end still reports the total."""
 import importlib
 
+from app import prepared_sql
 from tests.charts.test_search import AUTH, MEN_ADIDAS, ids, loaded, search  # noqa: F401
 
-app_db = importlib.import_module("app.db")  # the module: `app.db` names the database handle
 WOMEN_NIKE = [{"id": "GENDER", "values": [{"name": "Mujer"}]}, {"id": "BRAND", "values": [{"name": "Nike"}]}]
 
 
@@ -35,11 +35,11 @@ def test_search_runs_three_queries_with_the_token_lookup_then_two(client, statem
 
 
 def test_unusual_shapes_past_the_cache_limit_are_compiled_per_request(client, monkeypatch):
-    monkeypatch.setattr(app_db, "MAX_PREPARED", 0)
-    monkeypatch.setattr(app_db, "_prepared", {})
+    monkeypatch.setattr(prepared_sql, "MAX_PREPARED", 0)
+    monkeypatch.setattr(prepared_sql, "_prepared", {})
     assert ids(search(client)) == ["100", "200", "201", "300"]
     assert ids(search(client, attributes=WOMEN_NIKE)) != ["100", "200", "201", "300"]
-    assert app_db._prepared == {}
+    assert prepared_sql._prepared == {}
 
 
 def test_a_kept_sheet_is_read_again_after_an_import_changes_it(client, load_bundle):
