@@ -220,14 +220,14 @@ def _list(values):
     return list(values) if is_postgres() else json.dumps(list(values))
 
 
-def item_products_among(item_key, product_ids):
-    """The products among `product_ids` (text ids) the item (its key) has a compatibility with."""
+def item_product_keys_among(item_key, product_keys):
+    """The keys among `product_keys` of the products the item (its key) has a compatibility with:
+    probes of the (item, product) unique index, no product read."""
     def build():
-        vehicle = Product.alias("among")
-        return (Compatibility.select(vehicle.id).join(vehicle, on=(vehicle.key == Compatibility.product))
-                .where(Compatibility.item == param("item"), _among(vehicle.id, "products")))
-    return {product_id for (product_id,) in execute_prepared(
-        "compat_item_products_among", build, {"item": item_key, "products": _list(product_ids)}).fetchall()}
+        return (Compatibility.select(Compatibility.product)
+                .where(Compatibility.item == param("item"), _among(Compatibility.product, "products")))
+    return {key for (key,) in execute_prepared(
+        "compat_item_product_keys_among", build, {"item": item_key, "products": _list(product_keys)}).fetchall()}
 
 
 def delete_suggestions(item_id, product_ids):

@@ -24,9 +24,10 @@ def chunks(seq, size):
         yield seq[start:start + size]
 
 
-def existing_products(item, product_ids):
-    """The products among `product_ids` that `item` (its row) has a compatibility with."""
-    return queries.item_products_among(item.key, product_ids) if product_ids else set()
+def existing_products(item, product_keys):
+    """The keys among `product_keys` of the products `item` (its row) has a compatibility with."""
+    product_keys = list(product_keys)
+    return queries.item_product_keys_among(item.key, product_keys) if product_keys else set()
 
 
 def insert_entries(item, entries, source=SELLER):
@@ -36,8 +37,8 @@ def insert_entries(item, entries, source=SELLER):
     entries = list(entries)
     # Under the lock the item's count is current (or, after this write's deletes, too high): an item
     # without compatibilities, a new listing's usual case, has none to skip.
-    existing = existing_products(item, [e.product_id for e in entries]) if item.compatibilities_count else set()
-    entries = [e for e in entries if e.product_id not in existing]
+    existing = existing_products(item, [e.product_key for e in entries]) if item.compatibilities_count else set()
+    entries = [e for e in entries if e.product_key not in existing]
     now = utcnow()
     rows = [{"id": row_id, "item": item.key, "product": e.product_key,
              "product_id": e.product_id, "domain_id": e.domain_id, "universal": False, "source": source,

@@ -70,7 +70,8 @@ def plan_update(ctx, section, limits, deleted, created):
         family_domain(ctx, family, where)
         note, restrictions = ctx.details(family, family["domain_id"], where)
         selected = family_products(ctx, family, where, limits)
-        present = existing_products(ctx.item, selected) | set(created)
+        present_keys = existing_products(ctx.item, selected.values())
+        present = {pid for pid, key in selected.items() if key in present_keys} | set(created)
         targets = [pid for pid in selected if pid in present and (pid not in deleted or pid in created)
                    and pid not in plan.product_ids]
         plan.changes.append(Change(targets, "note" in family, note, "restrictions" in family, restrictions))
