@@ -151,3 +151,7 @@ def test_the_narrowed_search_runs_by_generic_plans_and_gives_the_setting_back(fi
     assert len(plans) == 2, plans  # the counts and the page
     assert all(generic >= 1 and custom == 0 for _, generic, custom in plans), plans
     assert {"OFFSET" in sql for sql, _, _ in plans} == {True, False}
+    with recorded_statements() as seen:  # one setting and its return for both statements
+        search(fitment, f"compatibility_filter={GOL_2010_FILTER}")
+    assert [sql for sql in seen if "plan_cache_mode" in sql] == [
+        "SET plan_cache_mode = force_generic_plan", "RESET plan_cache_mode"], seen

@@ -2,9 +2,7 @@
 on each request: the lookups every category prediction runs, the site read, and a narrowed search's
 (buyer fitment) counts and page, whose derived table and joins were most of its own time.
 
-The narrowed search's two statements run by their generic plans (app.prepared_sql.generic_plans): the
-fitting items are probes of the compatibilities' and attributes' indexes whatever the vehicle, and
-planning such a union of joins on each run took longer than running it."""
+The narrowed search's two statements run inside `narrowed_statements()`, by their generic plans."""
 from app.models import CatalogVersion, Item, Site
 from app.prepared_sql import execute_prepared, generic_plans, param, prepared
 
@@ -25,24 +23,31 @@ def site(site_id):
     return next(iter(Site.raw(sql, *params)), None)
 
 
+def narrowed_statements():
+    """The block a narrowed search's counts and page run in, one for both: by their generic plans
+    (app.prepared_sql.generic_plans), since the fitting items are probes of the compatibilities' and
+    attributes' indexes whatever the vehicle, and planning such a union of joins on each run took
+    longer than running it."""
+    return generic_plans()
+
+
 def narrowed_counts(narrow, build, site_id):
     """(category id, results) rows of a search without words that `narrow` keeps: `build(site,
     narrow)` is the search's GROUP BY, prepared per shape of the narrow (its `shape`, its `values`
-    and `placeholders()`, a copy of it whose values are params)."""
-    with generic_plans():
-        return execute_prepared(("search_narrowed_counts", narrow.shape),
-                                lambda: build(param("site"), narrow.placeholders()),
-                                {"site": site_id, **narrow.values}).fetchall()
+    and `placeholders()`, a copy of it whose values are params). Inside `narrowed_statements()`."""
+    return execute_prepared(("search_narrowed_counts", narrow.shape),
+                            lambda: build(param("site"), narrow.placeholders()),
+                            {"site": site_id, **narrow.values}).fetchall()
 
 
 def narrowed_page(narrow, build, site_id, category_id, sort, limit, offset):
     """The items of one page of a search without words that `narrow` keeps, with the narrow's
     columns: `build(site, narrow, category_id, limit, offset)` is the page's SELECT (category_id
-    None: no category filter), prepared per shape of the narrow, sort and filter."""
+    None: no category filter), prepared per shape of the narrow, sort and filter. Inside
+    `narrowed_statements()`."""
     filtered = category_id is not None
     sql, params = prepared(("search_narrowed_page", narrow.shape, sort, filtered), lambda: build(
         param("site"), narrow.placeholders(), param("category") if filtered else None, param("limit"),
         param("offset")), {"site": site_id, "category": category_id, "limit": limit, "offset": offset,
                            **narrow.values})
-    with generic_plans():
-        return list(Item.raw(sql, *params))
+    return list(Item.raw(sql, *params))

@@ -2,6 +2,7 @@
 
 A `narrow` (the buyer fitment of app/services/fitment) keeps only the items it joins and says for
 each result how it fits; with a narrow, `q` may be empty."""
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from peewee import fn
@@ -40,12 +41,13 @@ def search_items(site_id, q, *, limit, offset, sort="relevance", category_id=Non
     language = site.language if site.language in _SORT_NAMES else "es"
     category = _category_of_site(site.id, category_id) if category_id else None
     words = search_index.query_words(q or "")
-    counts = _category_counts(site.id, words, narrow) if words or narrow else []
-    if category is not None:
-        total = next((c["results"] for c in counts if c["id"] == category.id), 0)
-    else:
-        total = sum(c["results"] for c in counts)
-    results = _page(site.id, words, narrow, category, sort, limit, offset) if total and offset < total else []
+    with queries.narrowed_statements() if narrow is not None and not words else nullcontext():
+        counts = _category_counts(site.id, words, narrow) if words or narrow else []
+        if category is not None:
+            total = next((c["results"] for c in counts if c["id"] == category.id), 0)
+        else:
+            total = sum(c["results"] for c in counts)
+        results = _page(site.id, words, narrow, category, sort, limit, offset) if total and offset < total else []
     return SearchPage(
         results, total, offset, limit, site_id=site.id, query=q, sort=_sort(sort, language),
         available_sorts=[_sort(s, language) for s in SORTS if s != sort],
