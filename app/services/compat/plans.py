@@ -77,12 +77,12 @@ def family_products(ctx, family, where, limits):
     selects none or more than the per-request limit."""
     domain = family_domain(ctx, family, where)
     key = ("family", domain.id, json.dumps(family["attributes"], sort_keys=True), limits.max_products)
-    ids = ctx.reads.get(key, lambda: expand_family(domain.id, family["attributes"], limits.max_products))
-    if not ids:
+    selected = ctx.reads.get(key, lambda: expand_family(domain.id, family["attributes"], limits.max_products))
+    if not selected:
         raise ApiError("family_without_products",
                        f"{where}: the family {describe(family)} selects no product; check its attribute values")
-    check_products_limit(len(ids), limits, f"{where}: the family {describe(family)} selects")
-    return ids
+    check_products_limit(len(selected), limits, f"{where}: the family {describe(family)} selects")
+    return selected
 
 
 def _coded(ctx, restrictions, domain_id):
